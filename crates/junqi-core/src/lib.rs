@@ -1,0 +1,31 @@
+//! # junqi-core
+//!
+//! The rules of 军棋 (Junqi) and 四国军棋 (four-player Junqi), exactly as `RULES.md` gives them:
+//! both boards as data ([`Topology`]), every mode and rule option ([`Rules`], [`Options`]), the
+//! referee's full knowledge of a game ([`Position`]) with its legal actions and its step
+//! ([`Position::play`]), what each observer may see ([`Observation`]), deployments, and the
+//! interchange formats (JSON, compact text, game records).
+//!
+//! The referee knows; everybody else observes. Bots, clients and spectators are given an
+//! [`Observation`], never a [`Position`].
+
+#![warn(missing_docs)]
+
+pub mod bits;
+pub mod combat;
+pub mod event;
+mod movegen;
+pub mod options;
+pub mod position;
+pub mod referee;
+pub mod role;
+pub mod topology;
+pub mod types;
+
+pub use event::{Action, AttackResult, DrawReason, EliminationReason, Event, EventSink, Outcome, SkipReason};
+pub use options::{Options, Rules};
+pub use position::{Piece, PlacedPiece, Position, Setup, SetupError};
+pub use referee::{ActionList, IllegalAction};
+pub use role::Role;
+pub use topology::{Square, SquareKind, Topology};
+pub use types::{BoardKind, Mode, Seat};

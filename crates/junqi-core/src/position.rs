@@ -1,0 +1,518 @@
+//! The referee's full knowledge of a game in progress ([`Position`]), and its unvalidated
+//! counterpart ([`Setup`]) that the interchange formats read and write.
+
+use crate::bits::{has_word, set_word, Words};
+use crate::event::Outcome;
+use crate::options::Rules;
+use crate::role::Role;
+use crate::topology::{Square, Topology};
+use crate::types::{partner, BoardKind, Mode, Seat};
+
+/// A piece as the referee knows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Piece {
+    /// Its role.
+    pub role: Role,
+    /// Its owning seat (flip play: its colour, 0 or 1).
+    pub seat: Seat,
+    /// Face down (flip play only).
+    pub face_down: bool,
+}
+
+/// One square's contents, packed into a byte: 0 is empty; otherwise bits 0–3 hold role + 1,
+/// bits 4–5 the seat, bit 6 face down, bit 7 "identity public" (announced by a flip, a scout, a
+/// flag reveal or a flag's return, so that every observer may see it from then on).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub(crate) struct Cell(pub u8);
+
+impl Cell {
+    pub const EMPTY: Cell = Cell(0);
+    const FACE_DOWN: u8 = 1 << 6;
+    const PUBLIC: u8 = 1 << 7;
+
+    #[inline(always)]
+    pub fn new(p: Piece, public: bool) -> Cell {
+        Cell(
+            (p.role as u8 + 1)
+                | p.seat << 4
+                | if p.face_down { Cell::FACE_DOWN } else { 0 }
+                | if public { Cell::PUBLIC } else { 0 },
+        )
+    }
+    #[inline(always)]
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    #[inline(always)]
+    pub fn role(self) -> Role {
+        Role::ALL[((self.0 & 15) - 1) as usize]
+    }
+    #[inline(always)]
+    pub fn seat(self) -> Seat {
+        self.0 >> 4 & 3
+    }
+    #[inline(always)]
+    pub fn face_down(self) -> bool {
+        self.0 & Cell::FACE_DOWN != 0
+    }
+    #[inline(always)]
+    pub fn public(self) -> bool {
+        self.0 & Cell::PUBLIC != 0
+    }
+    #[inline(always)]
+    pub fn with_public(self) -> Cell {
+        Cell(self.0 | Cell::PUBLIC)
+    }
+    #[inline(always)]
+    pub fn turned_up(self) -> Cell {
+        Cell((self.0 & !Cell::FACE_DOWN) | Cell::PUBLIC)
+    }
+    pub fn piece(self) -> Option<Piece> {
+        (!self.is_empty()).then(|| Piece {
+            role: self.role(),
+            seat: self.seat(),
+            face_down: self.face_down(),
+        })
+    }
+}
+
+/// A flag being carried under `win_by_flag = carry_home` (§9.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Carry {
+    /// Where the carrier stands.
+    pub carrier: Square,
+    /// Where the flag was captured.
+    pub captured_at: Square,
+}
+
+/// Maximum number of squares on any board.
+pub const MAX_SQUARES: usize = 129;
+
+/// The referee's full knowledge: rules, every piece, whose turn, the counters. Always valid:
+/// built from a [`Setup`] by [`Position::from_setup`] or by deployment, and changed only by the
+/// referee's step.
+#[derive(Clone)]
+pub struct Position {
+    pub(crate) rules: Rules,
+    pub(crate) topo: &'static Topology,
+    pub(crate) cells: [Cell; MAX_SQUARES],
+    /// Squares held by each owner (seat, or colour in flip play), face-down pieces included.
+    pub(crate) occ: [Words; 4],
+    /// Squares holding a flag or a landmine (pieces that never move).
+    pub(crate) fixed: Words,
+    /// Squares holding a face-down piece.
+    pub(crate) face_down: Words,
+    pub(crate) to_move: Seat,
+    pub(crate) plies: u32,
+    pub(crate) quiet: u32,
+    pub(crate) skips: [u8; 4],
+    /// Bit mask of eliminated seats.
+    pub(crate) eliminated: u8,
+    pub(crate) flip_colours: Option<[u8; 2]>,
+    /// Carried flags, by the flag's seat.
+    pub(crate) carries: [Option<Carry>; 4],
+    pub(crate) outcome: Option<Outcome>,
+}
+
+impl PartialEq for Position {
+    fn eq(&self, o: &Position) -> bool {
+        self.rules == o.rules
+            && self.cells[..self.topo.len()] == o.cells[..o.topo.len()]
+            && self.to_move == o.to_move
+            && self.plies == o.plies
+            && self.quiet == o.quiet
+            && self.skips == o.skips
+            && self.eliminated == o.eliminated
+            && self.flip_colours == o.flip_colours
+            && self.carries == o.carries
+            && self.outcome == o.outcome
+    }
+}
+impl Eq for Position {}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Position")
+            .field("rules", &self.rules)
+            .field("pieces", &self.pieces().map(|(s, p)| (self.topo.name(s).to_string(), p)).collect::<Vec<_>>())
+            .field("to_move", &self.to_move)
+            .field("plies", &self.plies)
+            .field("quiet", &self.quiet)
+            .field("skips", &self.skips)
+            .field("eliminated", &self.eliminated)
+            .field("flip_colours", &self.flip_colours)
+            .field("carries", &self.carries)
+            .field("outcome", &self.outcome)
+            .finish()
+    }
+}
+
+/// One piece of a [`Setup`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PlacedPiece {
+    /// Its square.
+    pub at: Square,
+    /// Its seat (flip play: colour).
+    pub seat: Seat,
+    /// Its role.
+    pub role: Role,
+    /// Face down (flip play).
+    pub face_down: bool,
+    /// Under `carry_home`: the seat whose flag it carries.
+    pub carrying_flag_of: Option<Seat>,
+}
+
+/// An unvalidated position, as the interchange formats hold it (RULES §11.1). Turn it into a
+/// [`Position`] with [`Position::from_setup`], which checks everything.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// Board, mode and options.
+    pub rules: Rules,
+    /// The seat to move.
+    pub to_move: Seat,
+    /// Every piece on the board.
+    pub pieces: Vec<PlacedPiece>,
+    /// Flip play: colours of seat 0 and seat 1, once settled.
+    pub flip_colours: Option<[u8; 2]>,
+    /// Plies played.
+    pub plies: u32,
+    /// Consecutive plies without attack or flip.
+    pub quiet_plies: u32,
+    /// Skips per seat (empty = all zero).
+    pub skips: Vec<u32>,
+    /// Eliminated seats.
+    pub eliminated: Vec<Seat>,
+    /// Under `carry_home`: each carried flag's seat and the square of its capture.
+    pub captured_flags: Vec<(Seat, Square)>,
+}
+
+/// Why a [`Setup`] is not a valid position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct SetupError(pub String);
+
+impl Position {
+    /// Validate a setup: squares on the board, one piece per square, seats that exist, piece
+    /// counts within the 25 of each seat, face-down pieces only in flip play, consistent colours,
+    /// counters and carried flags.
+    pub fn from_setup(s: &Setup) -> Result<Position, SetupError> {
+        let err = |m: String| Err(SetupError(m));
+        let rules = Rules::new(s.rules.board, s.rules.mode, s.rules.options).map_err(SetupError)?;
+        let topo = Topology::get(rules.board, rules.middle_rail());
+        let seats = rules.seats();
+        let names = |sq: Square| topo.name(sq).to_string();
+        if s.to_move as usize >= seats {
+            return err(format!("to_move {} is not a seat of the {} board (seats 0 to {})", s.to_move, rules.board, seats - 1));
+        }
+        let mut eliminated = 0u8;
+        for &e in &s.eliminated {
+            if e as usize >= seats {
+                return err(format!("eliminated seat {e} does not exist on the {} board", rules.board));
+            }
+            if eliminated >> e & 1 != 0 {
+                return err(format!("seat {e} is listed twice in eliminated"));
+            }
+            eliminated |= 1 << e;
+        }
+        let mut skips = [0u8; 4];
+        if !s.skips.is_empty() {
+            if s.skips.len() != seats {
+                return err(format!("skips must list one count per seat ({seats}), got {}", s.skips.len()));
+            }
+            for (i, &k) in s.skips.iter().enumerate() {
+                if k > 255 {
+                    return err(format!("skips of seat {i} is too large ({k})"));
+                }
+                skips[i] = k as u8;
+            }
+        }
+        let flip = rules.is_flip();
+        match s.flip_colours {
+            Some(_) if !flip => return err("flip_colours is only for flip play".into()),
+            Some([a, b]) if !((a == 0 && b == 1) || (a == 1 && b == 0)) => {
+                return err(format!("flip_colours must be [0, 1] or [1, 0], got [{a}, {b}]"))
+            }
+            _ => {}
+        }
+        let mut pos = Position {
+            rules,
+            topo,
+            cells: [Cell::EMPTY; MAX_SQUARES],
+            occ: [[0; 3]; 4],
+            fixed: [0; 3],
+            face_down: [0; 3],
+            to_move: s.to_move,
+            plies: s.plies,
+            quiet: s.quiet_plies,
+            skips,
+            eliminated,
+            flip_colours: s.flip_colours,
+            carries: [None; 4],
+            outcome: None,
+        };
+        let mut counts = [[0u8; 12]; 4];
+        for p in &s.pieces {
+            if p.at.index() >= topo.len() {
+                return err(format!("square index {} is not on the {} board", p.at.0, rules.board));
+            }
+            if p.seat as usize >= seats {
+                return err(format!(
+                    "the piece on {} belongs to seat {}, which does not exist on the {} board",
+                    names(p.at), p.seat, rules.board
+                ));
+            }
+            if !pos.cells[p.at.index()].is_empty() {
+                return err(format!("two pieces on {}", names(p.at)));
+            }
+            if p.face_down && !flip {
+                return err(format!("the piece on {} is face down, which only flip play allows", names(p.at)));
+            }
+            if rules.board == BoardKind::FourPlayer && eliminated >> p.seat & 1 != 0 {
+                return err(format!(
+                    "seat {} is eliminated but has a piece on {} (a four-player seat's pieces leave the board)",
+                    p.seat, names(p.at)
+                ));
+            }
+            let c = &mut counts[p.seat as usize][p.role as usize];
+            *c += 1;
+            if *c > p.role.count() {
+                return err(format!(
+                    "seat {} has more than {} {} (the piece on {} is one too many)",
+                    p.seat, p.role.count(), p.role, names(p.at)
+                ));
+            }
+            pos.put(p.at, Cell::new(Piece { role: p.role, seat: p.seat, face_down: p.face_down }, false));
+        }
+        // Carried flags.
+        let carry = rules.carry_home();
+        for p in &s.pieces {
+            let Some(f) = p.carrying_flag_of else { continue };
+            if !carry {
+                return err(format!("the piece on {} carries a flag, which only win_by_flag = carry_home allows", names(p.at)));
+            }
+            if f as usize >= seats || f == p.seat || (seats == 4 && f == partner(p.seat)) {
+                return err(format!("the piece on {} cannot carry the flag of seat {f}", names(p.at)));
+            }
+            if !p.role.is_movable() {
+                return err(format!("the {} on {} cannot carry a flag", p.role, names(p.at)));
+            }
+            if pos.carries[f as usize].is_some() {
+                return err(format!("the flag of seat {f} is carried by two pieces"));
+            }
+            if pos.carries.iter().flatten().any(|c| c.carrier == p.at) {
+                return err(format!("the piece on {} carries two flags", names(p.at)));
+            }
+            if counts[f as usize][Role::Flag as usize] > 0 {
+                return err(format!("the flag of seat {f} is both on the board and carried"));
+            }
+            let Some(&(_, at)) = s.captured_flags.iter().find(|(seat, _)| *seat == f) else {
+                return err(format!("captured_flags does not say where the flag of seat {f} was captured"));
+            };
+            if at.index() >= topo.len() {
+                return err(format!("captured_flags names a square not on the {} board", rules.board));
+            }
+            pos.carries[f as usize] = Some(Carry { carrier: p.at, captured_at: at });
+        }
+        for &(f, _) in &s.captured_flags {
+            if pos.carries.get(f as usize).and_then(|c| *c).is_none() {
+                return err(format!("captured_flags lists seat {f}, but no piece carries its flag"));
+            }
+        }
+        if s.captured_flags.len() != pos.carries.iter().flatten().count() {
+            return err("captured_flags lists a seat twice".into());
+        }
+        if eliminated >> s.to_move & 1 != 0 {
+            return err(format!("seat {} is to move but is eliminated", s.to_move));
+        }
+        Ok(pos)
+    }
+
+    /// The setup that describes this position (for the interchange formats).
+    pub fn to_setup(&self) -> Setup {
+        let mut pieces = Vec::new();
+        for sq in self.topo.squares() {
+            if let Some(p) = self.cells[sq.index()].piece() {
+                let carrying_flag_of = (0..4u8).find(|&f| self.carries[f as usize].is_some_and(|c| c.carrier == sq));
+                pieces.push(PlacedPiece { at: sq, seat: p.seat, role: p.role, face_down: p.face_down, carrying_flag_of });
+            }
+        }
+        let seats = self.rules.seats();
+        Setup {
+            rules: self.rules,
+            to_move: self.to_move,
+            pieces,
+            flip_colours: self.flip_colours,
+            plies: self.plies,
+            quiet_plies: self.quiet,
+            skips: self.skips[..seats].iter().map(|&k| k as u32).collect(),
+            eliminated: (0..seats as u8).filter(|&s| self.eliminated >> s & 1 != 0).collect(),
+            captured_flags: (0..4u8)
+                .filter_map(|f| self.carries[f as usize].map(|c| (f, c.captured_at)))
+                .collect(),
+        }
+    }
+
+    /// An empty board under these rules, seat 0 to move (for building positions by hand).
+    pub fn empty(rules: Rules) -> Position {
+        Position {
+            rules,
+            topo: Topology::get(rules.board, rules.middle_rail()),
+            cells: [Cell::EMPTY; MAX_SQUARES],
+            occ: [[0; 3]; 4],
+            fixed: [0; 3],
+            face_down: [0; 3],
+            to_move: 0,
+            plies: 0,
+            quiet: 0,
+            skips: [0; 4],
+            eliminated: 0,
+            flip_colours: None,
+            carries: [None; 4],
+            outcome: None,
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn put(&mut self, sq: Square, c: Cell) {
+        debug_assert!(self.cells[sq.index()].is_empty());
+        self.cells[sq.index()] = c;
+        set_word(&mut self.occ[c.seat() as usize], sq.0, true);
+        if !c.role().is_movable() {
+            set_word(&mut self.fixed, sq.0, true);
+        }
+        if c.face_down() {
+            set_word(&mut self.face_down, sq.0, true);
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn take(&mut self, sq: Square) -> Cell {
+        let c = self.cells[sq.index()];
+        debug_assert!(!c.is_empty());
+        self.cells[sq.index()] = Cell::EMPTY;
+        set_word(&mut self.occ[c.seat() as usize], sq.0, false);
+        set_word(&mut self.fixed, sq.0, false);
+        set_word(&mut self.face_down, sq.0, false);
+        c
+    }
+
+    /// The rule set.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The board's topology.
+    pub fn topology(&self) -> &'static Topology {
+        self.topo
+    }
+
+    /// The piece on a square, if any.
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.cells[sq.index()].piece()
+    }
+
+    /// Whether the identity of the piece on a square has been announced to everybody (by a
+    /// flip, a scout, a flag reveal or a flag's return).
+    pub fn is_public(&self, sq: Square) -> bool {
+        self.cells[sq.index()].public()
+    }
+
+    /// Every piece on the board with its square, in square order.
+    pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        self.topo.squares().filter_map(|s| self.piece_at(s).map(|p| (s, p)))
+    }
+
+    /// The seat to move (after the game's end: the seat that acted last).
+    pub fn to_move(&self) -> Seat {
+        self.to_move
+    }
+
+    /// Plies played.
+    pub fn plies(&self) -> u32 {
+        self.plies
+    }
+
+    /// Consecutive plies without an attack or a flip.
+    pub fn quiet_plies(&self) -> u32 {
+        self.quiet
+    }
+
+    /// A seat's skip count.
+    pub fn skips(&self, seat: Seat) -> u32 {
+        self.skips[seat as usize] as u32
+    }
+
+    /// Whether a seat is eliminated.
+    pub fn is_eliminated(&self, seat: Seat) -> bool {
+        self.eliminated >> seat & 1 != 0
+    }
+
+    /// Flip play: colours of seat 0 and seat 1, once settled.
+    pub fn flip_colours(&self) -> Option<[u8; 2]> {
+        self.flip_colours
+    }
+
+    /// Under `carry_home`: the carried flag of a seat, if any.
+    pub fn carried_flag(&self, seat: Seat) -> Option<Carry> {
+        self.carries[seat as usize]
+    }
+
+    /// How the game ended, once it has.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    /// Number of seats.
+    pub fn seats(&self) -> usize {
+        self.rules.seats()
+    }
+
+    /// The colour (owner index of pieces) a seat plays: its own seat, or in flip play its colour
+    /// once settled.
+    #[inline(always)]
+    pub fn colour_of(&self, seat: Seat) -> Option<u8> {
+        if self.rules.mode == Mode::Flip {
+            self.flip_colours.map(|c| c[seat as usize])
+        } else {
+            Some(seat)
+        }
+    }
+
+    /// The player seat that plays a colour (flip play), or the seat itself.
+    pub fn seat_of_colour(&self, colour: u8) -> Option<Seat> {
+        if self.rules.mode == Mode::Flip {
+            self.flip_colours.map(|c| if c[0] == colour { 0 } else { 1 })
+        } else {
+            Some(colour)
+        }
+    }
+
+    /// Whether a seat still has a movable piece (RULES §7: not a flag or landmine, and not locked
+    /// in an HQ; flip play counts face-down pieces of its colour too).
+    pub fn has_movable_piece(&self, seat: Seat) -> bool {
+        let Some(c) = self.colour_of(seat) else { return true };
+        let mut w = [0u64; 3];
+        for (i, x) in w.iter_mut().enumerate() {
+            *x = self.occ[c as usize][i] & !self.fixed[i];
+            if self.rules.hq_locked() {
+                *x &= !self.topo.hqs[i];
+            }
+        }
+        w != [0; 3]
+    }
+
+    /// Number of landmines of an owner on the board (face-down ones included).
+    pub(crate) fn landmines_of(&self, owner: u8) -> u32 {
+        let o = &self.occ[owner as usize];
+        let w = [o[0] & self.fixed[0], o[1] & self.fixed[1], o[2] & self.fixed[2]];
+        crate::bits::iter_words(w)
+            .filter(|&s| self.cells[s as usize].role() == Role::Landmine)
+            .count() as u32
+    }
+}
+

@@ -1,0 +1,520 @@
+//! The referee's step (RULES §7.1) and the table actions of §10 (timeouts, resignation, leaving,
+//! draws by agreement).
+
+use crate::bits::has_word;
+use crate::combat::resolve;
+use crate::event::{
+    Action, AttackResult, DrawReason, EliminationReason, Event, EventSink, Outcome, SkipReason,
+};
+use crate::movegen::{for_each_action, for_each_action_from};
+use crate::options::{Blocked, FlipColour, TurnOrder};
+use crate::position::{Carry, Cell, Position};
+use crate::role::Role;
+use crate::topology::Square;
+use crate::types::{partner, team_of, BoardKind, Seat};
+use std::ops::ControlFlow;
+
+/// The skip count at which a seat is eliminated (RULES §10).
+pub const SKIP_LIMIT: u8 = 5;
+
+/// Why an action or table action was refused. Nothing was changed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct IllegalAction(pub String);
+
+/// A reusable buffer of actions.
+pub type ActionList = Vec<Action>;
+
+impl Position {
+    /// Every legal action of the seat to move (none once the game is over), appended to `out`.
+    pub fn legal_actions_into(&self, out: &mut ActionList) {
+        if self.is_over() || self.is_eliminated(self.to_move) {
+            return;
+        }
+        let _ = for_each_action(self, self.to_move, &mut |a| {
+            out.push(a);
+            ControlFlow::Continue(())
+        });
+    }
+
+    /// Every legal action of the seat to move.
+    pub fn legal_actions(&self) -> ActionList {
+        let mut v = Vec::with_capacity(64);
+        self.legal_actions_into(&mut v);
+        v
+    }
+
+    /// Whether a seat (in the game) has at least one legal action now.
+    pub fn has_legal_action(&self, seat: Seat) -> bool {
+        for_each_action(self, seat, &mut |_| ControlFlow::Break(())).is_break()
+    }
+
+    /// Why an action is not legal for the seat to move, or `Ok` if it is.
+    pub fn check(&self, action: Action) -> Result<(), IllegalAction> {
+        let t = self.topo;
+        if let Some(o) = self.outcome {
+            return Err(IllegalAction(format!("the game is over ({o:?})")));
+        }
+        let seat = self.to_move;
+        let sq = match action {
+            Action::Move { from, .. } | Action::Flip(from) => from,
+        };
+        for s in [Some(sq), if let Action::Move { to, .. } = action { Some(to) } else { None }].into_iter().flatten() {
+            if s.index() >= t.len() {
+                return Err(IllegalAction(format!("square index {} is not on the board", s.0)));
+            }
+        }
+        let found = for_each_action_from(self, seat, sq, &mut |a| {
+            if a == action {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        if found.is_break() {
+            return Ok(());
+        }
+        Err(IllegalAction(self.explain_illegal(action)))
+    }
+
+    /// A reason for an illegal action that tells the mover nothing it may not know.
+    fn explain_illegal(&self, action: Action) -> String {
+        let t = self.topo;
+        let seat = self.to_move;
+        let name = |s: Square| t.name(s).to_string();
+        match action {
+            Action::Flip(at) => {
+                if !self.rules.is_flip() {
+                    "flips exist only in flip play".into()
+                } else if self.cells[at.index()].is_empty() {
+                    format!("there is no piece on {} to flip", name(at))
+                } else {
+                    format!("the piece on {} is already face up", name(at))
+                }
+            }
+            Action::Move { from, to } => {
+                let c = self.cells[from.index()];
+                let colour = self.colour_of(seat);
+                if c.is_empty() {
+                    return format!("there is no piece on {}", name(from));
+                }
+                if colour.is_none() {
+                    return "colours are not settled yet: only flips are legal".into();
+                }
+                if c.face_down() {
+                    return format!("the piece on {} is face down", name(from));
+                }
+                if Some(c.seat()) != colour {
+                    return format!("the piece on {} is not seat {seat}'s", name(from));
+                }
+                if !c.role().is_movable() {
+                    return format!("the {} on {} never moves", c.role(), name(from));
+                }
+                if self.rules.hq_locked() && has_word(&t.hqs, from.0) {
+                    return format!("the piece on {} stands in a headquarters and may not leave it", name(from));
+                }
+                format!("the {} on {} cannot move to {}", c.role(), name(from), name(to))
+            }
+        }
+    }
+
+    /// Apply a legal action of the seat to move (RULES §7.1); an illegal one changes nothing and
+    /// is answered with the reason.
+    pub fn play(&mut self, action: Action, events: &mut impl EventSink) -> Result<(), IllegalAction> {
+        self.check(action)?;
+        self.play_unchecked(action, events);
+        Ok(())
+    }
+
+    /// Apply an action known to be legal (one from [`Position::legal_actions`]). Allocates
+    /// nothing; events go to `events` (`&mut ()` drops them).
+    pub fn play_unchecked(&mut self, action: Action, ev: &mut impl EventSink) {
+        let mover = self.to_move;
+        let mut step = Step::default();
+        let reset_quiet = match action {
+            Action::Flip(at) => {
+                self.flip(mover, at, ev);
+                true
+            }
+            Action::Move { from, to } => self.move_piece(mover, from, to, ev, &mut step),
+        };
+        // Step 2: count the ply.
+        self.plies += 1;
+        self.quiet = if reset_quiet { 0 } else { self.quiet + 1 };
+        // Step 3: every seat left with no movable piece.
+        self.eliminate_immobile(ev, &mut step);
+        // Steps 4 and 5.
+        if !self.end_check(Some(mover), true, &step) {
+            self.pass_turn(mover, ev, &mut step);
+        }
+    }
+
+    fn flip(&mut self, mover: Seat, at: Square, ev: &mut impl EventSink) {
+        let c = self.cells[at.index()].turned_up();
+        self.cells[at.index()] = c;
+        crate::bits::set_word(&mut self.face_down, at.0, false);
+        ev.push(Event::Flip { seat: mover, at, role: c.role(), colour: c.seat() });
+        if self.flip_colours.is_none() {
+            let settle = match self.rules.options.flip_colour {
+                FlipColour::FirstFlip => true,
+                FlipColour::FirstEngineer => c.role() == Role::Engineer,
+            };
+            if settle {
+                let mut colours = [0u8; 2];
+                colours[mover as usize] = c.seat();
+                colours[1 - mover as usize] = 1 - c.seat();
+                self.flip_colours = Some(colours);
+                ev.push(Event::Colours { colours });
+            }
+        }
+    }
+
+    /// Resolve a move or attack (step 1). Returns whether it was an attack.
+    fn move_piece(&mut self, mover: Seat, from: Square, to: Square, ev: &mut impl EventSink, step: &mut Step) -> bool {
+        let carry = self.rules.carry_home();
+        let defender = self.cells[to.index()];
+        if defender.is_empty() {
+            let c = self.take(from);
+            self.put(to, c);
+            ev.push(Event::Move { seat: mover, from, to });
+            if carry {
+                self.carrier_moved(from, to, ev, step);
+            }
+            return false;
+        }
+        let attacker = self.cells[from.index()];
+        let res = resolve(&self.rules, attacker.role(), defender.role());
+        ev.push(Event::Attack { seat: mover, from, to, result: res.result });
+        if res.scouted {
+            self.cells[to.index()] = defender.with_public();
+            ev.push(Event::Scouted { at: to, role: defender.role() });
+        }
+        let mut lost_marshals = [None::<u8>; 2];
+        let mut returns = [None::<Seat>; 2];
+        let attacker_carried = if carry { self.carried_by(from) } else { None };
+        let defender_carried = if carry { self.carried_by(to) } else { None };
+        self.take(from);
+        if !res.attacker_survives {
+            if attacker.role() == Role::Marshal {
+                lost_marshals[0] = Some(attacker.seat());
+            }
+            returns[0] = attacker_carried;
+        }
+        if !res.defender_survives {
+            self.take(to);
+            if defender.role() == Role::Marshal {
+                lost_marshals[1] = Some(defender.seat());
+            }
+            returns[1] = defender_carried;
+        }
+        if res.attacker_survives {
+            // Every result that keeps the attacker removes the defender.
+            self.put(to, attacker);
+        }
+        if res.result == AttackResult::FlagCaptured {
+            let flag_seat = defender.seat();
+            if carry {
+                // The carrier takes the square and carries the flag.
+                self.carries[flag_seat as usize] = Some(Carry { carrier: to, captured_at: to });
+            } else {
+                let loser = self.seat_of_colour(flag_seat).unwrap_or(flag_seat);
+                self.eliminate(loser, EliminationReason::FlagCaptured, ev, step);
+            }
+        }
+        for f in returns.into_iter().flatten() {
+            self.return_flag(f);
+        }
+        if carry && res.attacker_survives {
+            self.carrier_moved(from, to, ev, step);
+        }
+        // Marshal losses reveal flags, attacker's first.
+        if self.rules.options.reveal_flag_on_marshal_loss {
+            for seat in lost_marshals.into_iter().flatten() {
+                self.reveal_flag(seat, ev);
+            }
+        }
+        true
+    }
+
+    /// The seat whose flag the piece on `sq` carries.
+    fn carried_by(&self, sq: Square) -> Option<Seat> {
+        (0..4u8).find(|&f| self.carries[f as usize].is_some_and(|c| c.carrier == sq))
+    }
+
+    /// Under `carry_home`: follow a carrier that moved, and eliminate the flag's seat once the
+    /// carrier stands on one of its own HQs.
+    fn carrier_moved(&mut self, from: Square, to: Square, ev: &mut impl EventSink, step: &mut Step) {
+        let moved_carry = (0..4u8).find(|&f| self.carries[f as usize].is_some_and(|c| c.carrier == from && from != to));
+        if let Some(f) = moved_carry {
+            if let Some(c) = self.carries[f as usize].as_mut() {
+                c.carrier = to;
+            }
+        }
+        let Some(f) = self.carried_by(to) else { return };
+        let owner = self.cells[to.index()].seat();
+        if has_word(&self.topo.seat_hqs[owner as usize], to.0) {
+            self.carries[f as usize] = None;
+            self.eliminate(f, EliminationReason::FlagCaptured, ev, step);
+        }
+    }
+
+    /// §9.1: a carried flag goes back onto the board for its seat.
+    fn return_flag(&mut self, flag_seat: Seat) {
+        let Some(carry) = self.carries[flag_seat as usize].take() else { return };
+        let t = self.topo;
+        let mut candidates = [carry.captured_at; 13];
+        let mut n = 1;
+        for (r, c) in [(5u8, 1u8), (5, 3)] {
+            candidates[n] = t.local(flag_seat, r, c);
+            n += 1;
+        }
+        for r in [5u8, 4] {
+            for c in 0..5u8 {
+                candidates[n] = t.local(flag_seat, r, c);
+                n += 1;
+            }
+        }
+        if let Some(&sq) = candidates[..n].iter().find(|s| self.cells[s.index()].is_empty()) {
+            let flag = Cell::new(crate::position::Piece { role: Role::Flag, seat: flag_seat, face_down: false }, true);
+            self.put(sq, flag);
+        }
+    }
+
+    /// Announce a seat's (colour's) flag square on its marshal's loss.
+    fn reveal_flag(&mut self, colour: u8, ev: &mut impl EventSink) {
+        if let Some(c) = self.carries[colour as usize] {
+            ev.push(Event::FlagRevealed { seat: colour, at: c.carrier });
+            return;
+        }
+        let mut own = crate::bits::iter_words(self.occ[colour as usize]);
+        if let Some(sq) = own.find(|&s| self.cells[s as usize].role() == Role::Flag) {
+            let c = self.cells[sq as usize];
+            if c.face_down() {
+                return;
+            }
+            self.cells[sq as usize] = c.with_public();
+            ev.push(Event::FlagRevealed { seat: colour, at: Square(sq) });
+        }
+    }
+
+    /// Eliminate a seat: four-player, its pieces leave the board (a flag one of them carried goes
+    /// back); a flag of its own being carried disappears.
+    fn eliminate(&mut self, seat: Seat, reason: EliminationReason, ev: &mut impl EventSink, step: &mut Step) {
+        if self.is_eliminated(seat) {
+            return;
+        }
+        self.eliminated |= 1 << seat;
+        ev.push(Event::Eliminated { seat, reason });
+        self.carries[seat as usize] = None;
+        if self.rules.board == BoardKind::FourPlayer {
+            // Its pieces leave together; a flag one of them carried goes back afterwards.
+            let mut carried = [false; 4];
+            for sq in crate::bits::iter_words(self.occ[seat as usize]) {
+                if let Some(f) = self.carried_by(Square(sq)) {
+                    carried[f as usize] = true;
+                }
+                self.take(Square(sq));
+            }
+            for f in 0..4u8 {
+                if carried[f as usize] {
+                    self.return_flag(f);
+                }
+            }
+        }
+        let team = team_of(self.rules.board, seat);
+        let side_out = match self.rules.board {
+            BoardKind::TwoPlayer => true,
+            BoardKind::FourPlayer => self.is_eliminated(partner(seat)),
+        };
+        if side_out && step.side_out_reason[team as usize].is_none() {
+            step.side_out_reason[team as usize] = Some(reason);
+        }
+    }
+
+    /// Step 3: eliminate every seat with no movable piece, repeating until none is left.
+    fn eliminate_immobile(&mut self, ev: &mut impl EventSink, step: &mut Step) {
+        if self.rules.is_flip() && self.flip_colours.is_none() {
+            return;
+        }
+        loop {
+            let mut any = false;
+            for seat in 0..self.seats() as u8 {
+                if !self.is_eliminated(seat) && !self.has_movable_piece(seat) {
+                    self.eliminate(seat, EliminationReason::NoMovablePieces, ev, step);
+                    any = true;
+                }
+            }
+            if !any {
+                break;
+            }
+        }
+    }
+
+    /// Step 4: end the game on a side's elimination (a win) or, after an action, on a draw
+    /// limit. Returns whether the game is over.
+    fn end_check(&mut self, mover: Option<Seat>, after_action: bool, step: &Step) -> bool {
+        let board = self.rules.board;
+        let out = |team: u8| step.side_out_reason[team as usize].is_some() || self.side_eliminated(team);
+        let (out0, out1) = (out(0), out(1));
+        if out0 || out1 {
+            let winner_team = if out0 && out1 {
+                team_of(board, mover.unwrap_or(self.to_move))
+            } else if out0 {
+                1
+            } else {
+                0
+            };
+            let loser = 1 - winner_team;
+            let reason = step.side_out_reason[loser as usize].unwrap_or(EliminationReason::NoMovablePieces);
+            let winners = match board {
+                BoardKind::TwoPlayer => 1 << winner_team,
+                BoardKind::FourPlayer => (1 << winner_team) | (1 << (winner_team + 2)),
+            };
+            self.outcome = Some(Outcome::Win { winners, reason });
+            return true;
+        }
+        if after_action {
+            let o = &self.rules.options;
+            if self.quiet >= o.quiet_plies {
+                self.outcome = Some(Outcome::Draw { reason: DrawReason::QuietPlies });
+                return true;
+            }
+            if self.plies >= o.max_plies {
+                self.outcome = Some(Outcome::Draw { reason: DrawReason::MaxPlies });
+                return true;
+            }
+        }
+        false
+    }
+
+    fn side_eliminated(&self, team: u8) -> bool {
+        match self.rules.board {
+            BoardKind::TwoPlayer => self.is_eliminated(team),
+            BoardKind::FourPlayer => self.is_eliminated(team) && self.is_eliminated(team + 2),
+        }
+    }
+
+    /// The seat after `seat` in turn order.
+    fn next_seat(&self, seat: Seat) -> Seat {
+        match self.rules.board {
+            BoardKind::TwoPlayer => 1 - seat,
+            BoardKind::FourPlayer => match self.rules.options.turn_order {
+                TurnOrder::CounterClockwise => (seat + 1) % 4,
+                TurnOrder::Clockwise => (seat + 3) % 4,
+            },
+        }
+    }
+
+    /// Step 5: pass the turn to the next seat still in the game that can act, eliminating or
+    /// skipping blocked seats on the way (and ending the game if that decides it).
+    fn pass_turn(&mut self, from: Seat, ev: &mut impl EventSink, step: &mut Step) {
+        let mut cur = from;
+        loop {
+            let mut next = self.next_seat(cur);
+            while self.is_eliminated(next) {
+                next = self.next_seat(next);
+            }
+            if self.has_legal_action(next) {
+                self.to_move = next;
+                return;
+            }
+            match self.rules.options.blocked {
+                Blocked::Lose => self.eliminate(next, EliminationReason::Blocked, ev, step),
+                Blocked::Skip => self.skip(next, SkipReason::Blocked, ev, step),
+            }
+            if self.end_check(None, false, step) {
+                return;
+            }
+            cur = next;
+        }
+    }
+
+    fn skip(&mut self, seat: Seat, reason: SkipReason, ev: &mut impl EventSink, step: &mut Step) {
+        ev.push(Event::Skipped { seat, reason });
+        self.skips[seat as usize] = self.skips[seat as usize].saturating_add(1);
+        if self.skips[seat as usize] >= SKIP_LIMIT {
+            self.eliminate(seat, EliminationReason::Skips, ev, step);
+        }
+    }
+
+    /// The seat to move ran out of time (RULES §10): its turn is skipped (eliminated at the skip
+    /// limit) and the turn passes as in step 5.
+    pub fn timeout(&mut self, ev: &mut impl EventSink) -> Result<(), IllegalAction> {
+        self.ensure_running()?;
+        let seat = self.to_move;
+        let mut step = Step::default();
+        self.skip(seat, SkipReason::Timeout, ev, &mut step);
+        if !self.end_check(None, false, &step) {
+            self.pass_turn(seat, ev, &mut step);
+        }
+        Ok(())
+    }
+
+    /// A seat resigns (RULES §10; the table enforces the 90-second window). Four-player: the seat
+    /// is eliminated and its side loses when both partners are out.
+    pub fn resign(&mut self, seat: Seat, ev: &mut impl EventSink) -> Result<(), IllegalAction> {
+        self.remove_seat(seat, EliminationReason::Resigned, ev)
+    }
+
+    /// A seat leaves for good (RULES §10). Two-player: it loses. Four-player: if its partner is
+    /// already out the other side wins; otherwise the game is aborted.
+    pub fn leave(&mut self, seat: Seat, ev: &mut impl EventSink) -> Result<(), IllegalAction> {
+        self.ensure_seat(seat)?;
+        if self.rules.board == BoardKind::FourPlayer && !self.is_eliminated(partner(seat)) {
+            self.ensure_running()?;
+            self.outcome = Some(Outcome::Aborted);
+            return Ok(());
+        }
+        self.remove_seat(seat, EliminationReason::Left, ev)
+    }
+
+    /// Every remaining seat agreed to a draw.
+    pub fn agree_draw(&mut self) -> Result<(), IllegalAction> {
+        self.ensure_running()?;
+        self.outcome = Some(Outcome::Draw { reason: DrawReason::Agreement });
+        Ok(())
+    }
+
+    /// Abort the game with no winner.
+    pub fn abort(&mut self) -> Result<(), IllegalAction> {
+        self.ensure_running()?;
+        self.outcome = Some(Outcome::Aborted);
+        Ok(())
+    }
+
+    fn remove_seat(&mut self, seat: Seat, reason: EliminationReason, ev: &mut impl EventSink) -> Result<(), IllegalAction> {
+        self.ensure_seat(seat)?;
+        self.ensure_running()?;
+        let mut step = Step::default();
+        self.eliminate(seat, reason, ev, &mut step);
+        if !self.end_check(None, false, &step) && self.to_move == seat {
+            self.pass_turn(seat, ev, &mut step);
+        }
+        Ok(())
+    }
+
+    fn ensure_running(&self) -> Result<(), IllegalAction> {
+        match self.outcome {
+            Some(o) => Err(IllegalAction(format!("the game is over ({o:?})"))),
+            None => Ok(()),
+        }
+    }
+
+    fn ensure_seat(&self, seat: Seat) -> Result<(), IllegalAction> {
+        if seat as usize >= self.seats() {
+            return Err(IllegalAction(format!("seat {seat} does not exist")));
+        }
+        if self.is_eliminated(seat) {
+            return Err(IllegalAction(format!("seat {seat} is already out of the game")));
+        }
+        Ok(())
+    }
+}
+
+/// Facts gathered during one step.
+#[derive(Default)]
+struct Step {
+    /// For each side (team) that went out in this step: the reason of the elimination that
+    /// completed it.
+    side_out_reason: [Option<EliminationReason>; 2],
+}
