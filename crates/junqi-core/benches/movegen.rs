@@ -1,1 +1,86 @@
-fn main(){}
+//! Benchmarks: legal-action generation in opening, middle game and endgame positions on both
+//! boards, and uniform-random playouts.
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use junqi_core::playout::random_playout;
+use junqi_core::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// A position reached by `plies` random plies from a random start (re-rolled until the game is
+/// still going).
+fn sample(board: BoardKind, mode: Mode, plies: u32, seed: u64) -> Position {
+    let rules = Rules::defaults(board, mode).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    loop {
+        let mut pos = Position::random_start(rules, &mut rng);
+        let mut buf = Vec::new();
+        for _ in 0..plies {
+            if pos.is_over() {
+                break;
+            }
+            buf.clear();
+            pos.legal_actions_into(&mut buf);
+            let a = buf[rng.gen_range(0..buf.len())];
+            pos.play_unchecked(a, &mut ());
+        }
+        if !pos.is_over() {
+            return pos;
+        }
+    }
+}
+
+fn movegen(c: &mut Criterion) {
+    let mut g = c.benchmark_group("legal_actions");
+    for (board, mode, label) in [
+        (BoardKind::TwoPlayer, Mode::Dark, "2p"),
+        (BoardKind::FourPlayer, Mode::Dark, "4p"),
+        (BoardKind::TwoPlayer, Mode::Flip, "2p_flip"),
+    ] {
+        for (phase, plies) in [("opening", 0), ("middle", 60), ("endgame", 250)] {
+            let pos = sample(board, mode, plies, 11);
+            let mut buf = Vec::with_capacity(256);
+            g.bench_function(format!("{label}_{phase}"), |b| {
+                b.iter(|| {
+                    buf.clear();
+                    black_box(&pos).legal_actions_into(&mut buf);
+                    black_box(buf.len())
+                })
+            });
+        }
+    }
+    g.finish();
+}
+
+fn playouts(c: &mut Criterion) {
+    let mut g = c.benchmark_group("random_playout");
+    g.sample_size(20);
+    for (board, mode, label) in [
+        (BoardKind::TwoPlayer, Mode::Dark, "2p_dark"),
+        (BoardKind::TwoPlayer, Mode::Flip, "2p_flip"),
+        (BoardKind::FourPlayer, Mode::Dark, "4p_dark"),
+    ] {
+        let rules = Rules::defaults(board, mode).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let starts: Vec<Position> = (0..16).map(|_| Position::random_start(rules, &mut rng)).collect();
+        // Throughput in plies: measure the average game length once.
+        let mut buf = Vec::with_capacity(256);
+        let plies: u64 = starts
+            .iter()
+            .map(|p| random_playout(&mut p.clone(), &mut ChaCha8Rng::seed_from_u64(2), &mut buf).1 as u64)
+            .sum();
+        g.throughput(Throughput::Elements(plies));
+        g.bench_function(label, |b| {
+            b.iter(|| {
+                let mut rng = ChaCha8Rng::seed_from_u64(2);
+                for p in &starts {
+                    black_box(random_playout(&mut p.clone(), &mut rng, &mut buf));
+                }
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, movegen, playouts);
+criterion_main!(benches);

@@ -13,16 +13,21 @@
 
 pub mod bits;
 pub mod combat;
+pub mod deploy;
 pub mod event;
 mod movegen;
+pub mod observation;
 pub mod options;
+pub mod playout;
 pub mod position;
 pub mod referee;
 pub mod role;
 pub mod topology;
 pub mod types;
 
+pub use deploy::{Deployment, DeploymentError};
 pub use event::{Action, AttackResult, DrawReason, EliminationReason, Event, EventSink, Outcome, SkipReason};
+pub use observation::{Observation, ObservedPiece, Observer};
 pub use options::{Options, Rules};
 pub use position::{Piece, PlacedPiece, Position, Setup, SetupError};
 pub use referee::{ActionList, IllegalAction};

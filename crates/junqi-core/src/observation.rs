@@ -1,0 +1,317 @@
+//! What each observer may know (RULES §6): observations of a seat, a team, the public and the
+//! referee, computed from the referee's [`Position`]. Redaction has this one home.
+
+use crate::event::Outcome;
+use crate::options::Rules;
+use crate::position::{Cell, Piece, PlacedPiece, Position, Setup, SetupError};
+use crate::role::Role;
+use crate::topology::{Square, Topology};
+use crate::types::{partner, BoardKind, Mode, Seat};
+use serde_json::{json, Value};
+
+/// Who is looking.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Observer {
+    /// One seat: its own pieces, what was announced, and what its mode shows it.
+    Seat(Seat),
+    /// A side (two-player: one seat; four-player: 0 = South+North, 1 = East+West): the union of
+    /// its seats' knowledge.
+    Team(u8),
+    /// Spectators: what every seat knows.
+    Public,
+    /// The referee: everything.
+    Referee,
+}
+
+/// A piece as an observer sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ObservedPiece {
+    /// Its square (always public).
+    pub at: Square,
+    /// Its seat (flip play: colour); always public, as on a real board.
+    pub seat: Seat,
+    /// Its role, if the observer may know it.
+    pub role: Option<Role>,
+    /// Face down (flip play).
+    pub face_down: bool,
+    /// Under `carry_home`: the seat whose flag it carries (announced publicly by the capture).
+    pub carrying_flag_of: Option<Seat>,
+}
+
+/// Everything one observer may know of a game at one moment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Observation {
+    /// The rules.
+    pub rules: Rules,
+    /// Who observes.
+    pub observer: Observer,
+    /// Seat to move.
+    pub to_move: Seat,
+    /// Plies played.
+    pub plies: u32,
+    /// Consecutive quiet plies.
+    pub quiet_plies: u32,
+    /// Skips per seat.
+    pub skips: Vec<u32>,
+    /// Eliminated seats.
+    pub eliminated: Vec<Seat>,
+    /// Flip play colours once settled.
+    pub flip_colours: Option<[u8; 2]>,
+    /// Every piece on the board, in square order.
+    pub pieces: Vec<ObservedPiece>,
+    /// Under `carry_home`: each carried flag's seat and where it was captured.
+    pub captured_flags: Vec<(Seat, Square)>,
+    /// The outcome, once the game is over.
+    pub outcome: Option<Outcome>,
+}
+
+impl Observer {
+    /// Whether this observer may know the identity of the piece in `cell` of `pos`.
+    #[inline]
+    pub(crate) fn knows(self, pos: &Position, cell: Cell) -> bool {
+        if self == Observer::Referee {
+            return true;
+        }
+        if cell.face_down() {
+            return false;
+        }
+        if cell.public() || pos.rules.mode == Mode::Open || pos.rules.mode == Mode::Flip {
+            return true;
+        }
+        let seat_knows = |s: Seat| {
+            cell.seat() == s
+                || (pos.rules.mode == Mode::HalfOpen && pos.rules.board == BoardKind::FourPlayer && cell.seat() == partner(s))
+        };
+        match self {
+            Observer::Seat(s) => seat_knows(s),
+            Observer::Team(t) => match pos.rules.board {
+                BoardKind::TwoPlayer => seat_knows(t),
+                BoardKind::FourPlayer => seat_knows(t) || seat_knows(t + 2),
+            },
+            Observer::Public | Observer::Referee => false,
+        }
+    }
+}
+
+impl Position {
+    /// The observation of `observer` (RULES §6).
+    pub fn observe(&self, observer: Observer) -> Observation {
+        let setup = self.to_setup();
+        let pieces = setup
+            .pieces
+            .iter()
+            .map(|p| {
+                let cell = self.cells[p.at.index()];
+                ObservedPiece {
+                    at: p.at,
+                    seat: p.seat,
+                    role: observer.knows(self, cell).then_some(p.role),
+                    face_down: p.face_down,
+                    carrying_flag_of: p.carrying_flag_of,
+                }
+            })
+            .collect();
+        Observation {
+            rules: self.rules,
+            observer,
+            to_move: self.to_move,
+            plies: self.plies,
+            quiet_plies: self.quiet,
+            skips: setup.skips,
+            eliminated: setup.eliminated,
+            flip_colours: self.flip_colours,
+            pieces,
+            captured_flags: setup.captured_flags,
+            outcome: self.outcome,
+        }
+    }
+}
+
+impl Observation {
+    /// The board's topology.
+    pub fn topology(&self) -> &'static Topology {
+        Topology::get(self.rules.board, self.rules.middle_rail())
+    }
+
+    /// The observed piece on a square.
+    pub fn piece_at(&self, sq: Square) -> Option<&ObservedPiece> {
+        self.pieces.iter().find(|p| p.at == sq)
+    }
+
+    /// A full position consistent with this observation, with every unknown identity filled in
+    /// by `guess` (called once per hidden piece, in square order). Used by bots to search
+    /// sampled worlds; fails if the guesses break the piece counts.
+    pub fn determinize(&self, mut guess: impl FnMut(&ObservedPiece) -> Role) -> Result<Position, SetupError> {
+        let pieces = self
+            .pieces
+            .iter()
+            .map(|p| PlacedPiece {
+                at: p.at,
+                seat: p.seat,
+                role: p.role.unwrap_or_else(|| guess(p)),
+                face_down: p.face_down,
+                carrying_flag_of: p.carrying_flag_of,
+            })
+            .collect();
+        let setup = Setup {
+            rules: self.rules,
+            to_move: self.to_move,
+            pieces,
+            flip_colours: self.flip_colours,
+            plies: self.plies,
+            quiet_plies: self.quiet_plies,
+            skips: self.skips.clone(),
+            eliminated: self.eliminated.clone(),
+            captured_flags: self.captured_flags.clone(),
+        };
+        let mut pos = Position::from_setup(&setup)?;
+        // Keep what is public public, so that observations of the sampled world match.
+        for p in &self.pieces {
+            if p.role.is_some() && !p.face_down {
+                let c = pos.cells[p.at.index()];
+                if !self.observer.knows_owner(self.rules, c.seat()) {
+                    pos.cells[p.at.index()] = c.with_public();
+                }
+            }
+        }
+        pos.outcome = self.outcome;
+        Ok(pos)
+    }
+
+    /// The observation as JSON: the §11.1 position shape, with `"role": null` for identities
+    /// the observer may not know, plus `observer` and `outcome`.
+    pub fn to_json(&self) -> Value {
+        let t = self.topology();
+        let pieces: Vec<Value> = self
+            .pieces
+            .iter()
+            .map(|p| {
+                let mut o = json!({
+                    "at": t.name(p.at),
+                    "seat": p.seat,
+                    "role": p.role.map(|r| r.name()),
+                });
+                if p.face_down {
+                    o["face_down"] = true.into();
+                }
+                if let Some(f) = p.carrying_flag_of {
+                    o["carrying_flag_of"] = f.into();
+                }
+                o
+            })
+            .collect();
+        let observer = match self.observer {
+            Observer::Seat(s) => json!({"seat": s}),
+            Observer::Team(t) => json!({"team": t}),
+            Observer::Public => json!("public"),
+            Observer::Referee => json!("referee"),
+        };
+        let mut v = json!({
+            "board": self.rules.board.name(),
+            "mode": self.rules.mode.name(),
+            "options": Value::Object(self.rules.options.to_json(self.rules.board, self.rules.mode)),
+            "observer": observer,
+            "to_move": self.to_move,
+            "flip_colours": self.flip_colours,
+            "plies": self.plies,
+            "quiet_plies": self.quiet_plies,
+            "skips": self.skips,
+            "eliminated": self.eliminated,
+            "pieces": pieces,
+        });
+        if !self.captured_flags.is_empty() {
+            v["captured_flags"] = self
+                .captured_flags
+                .iter()
+                .map(|&(s, at)| json!({"seat": s, "at": t.name(at)}))
+                .collect();
+        }
+        v
+    }
+}
+
+impl Observer {
+    /// Whether this observer knows every piece of `owner` through ownership or partnership
+    /// (not through announcements).
+    fn knows_owner(self, rules: Rules, owner: Seat) -> bool {
+        let half = rules.mode == Mode::HalfOpen;
+        match self {
+            Observer::Seat(s) => owner == s || (half && owner == partner(s)),
+            Observer::Team(t) => match rules.board {
+                BoardKind::TwoPlayer => owner == t,
+                BoardKind::FourPlayer => owner & 1 == t && (half || owner == t || owner == t + 2),
+            },
+            Observer::Referee => true,
+            Observer::Public => false,
+        }
+    }
+}
+
+/// Check that an observation carries no identity its observer may not know: every known role
+/// is the true one and is one the observer is entitled to. Returns the first leak found.
+pub fn find_leak(pos: &Position, obs: &Observation) -> Option<String> {
+    let t = pos.topology();
+    for p in &obs.pieces {
+        let cell = pos.cells[p.at.index()];
+        let Some(Piece { role, .. }) = cell.piece() else {
+            return Some(format!("observation shows a piece on empty {}", t.name(p.at)));
+        };
+        match p.role {
+            Some(r) if r != role => return Some(format!("wrong role on {}", t.name(p.at))),
+            Some(_) if !obs.observer.knows(pos, cell) => {
+                return Some(format!("{:?} sees the hidden {} on {}", obs.observer, role, t.name(p.at)))
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn dark_seat_sees_only_its_own() {
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
+        let rules = Rules::defaults(BoardKind::TwoPlayer, Mode::Dark).unwrap();
+        let pos = Position::random_start(rules, &mut rng);
+        let o = pos.observe(Observer::Seat(0));
+        assert_eq!(o.pieces.len(), 50);
+        assert!(o.pieces.iter().all(|p| p.role.is_some() == (p.seat == 0)));
+        let public = pos.observe(Observer::Public);
+        assert!(public.pieces.iter().all(|p| p.role.is_none()));
+        let referee = pos.observe(Observer::Referee);
+        assert!(referee.pieces.iter().all(|p| p.role.is_some()));
+        assert!(find_leak(&pos, &o).is_none());
+        let _ = rng.gen::<u8>();
+    }
+
+    #[test]
+    fn half_open_partners_see_each_other() {
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
+        let rules = Rules::defaults(BoardKind::FourPlayer, Mode::HalfOpen).unwrap();
+        let pos = Position::random_start(rules, &mut rng);
+        let o = pos.observe(Observer::Seat(1));
+        assert!(o.pieces.iter().all(|p| p.role.is_some() == (p.seat == 1 || p.seat == 3)));
+        let dark = Rules::defaults(BoardKind::FourPlayer, Mode::Dark).unwrap();
+        let pos = Position::random_start(dark, &mut rng);
+        let o = pos.observe(Observer::Seat(1));
+        assert!(o.pieces.iter().all(|p| p.role.is_some() == (p.seat == 1)));
+        let team = pos.observe(Observer::Team(1));
+        assert!(team.pieces.iter().all(|p| p.role.is_some() == (p.seat == 1 || p.seat == 3)));
+    }
+
+    #[test]
+    fn determinize_keeps_known_roles() {
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(9);
+        let rules = Rules::defaults(BoardKind::TwoPlayer, Mode::Dark).unwrap();
+        let pos = Position::random_start(rules, &mut rng);
+        let o = pos.observe(Observer::Seat(0));
+        // Guess the truth: the determinized position equals the real one in every piece.
+        let world = o.determinize(|p| pos.piece_at(p.at).unwrap().role).unwrap();
+        assert_eq!(world.to_setup(), pos.to_setup());
+        assert_eq!(world.observe(Observer::Seat(0)), o);
+    }
+}
