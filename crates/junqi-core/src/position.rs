@@ -1,7 +1,7 @@
 //! The referee's full knowledge of a game in progress ([`Position`]), and its unvalidated
 //! counterpart ([`Setup`]) that the interchange formats read and write.
 
-use crate::bits::{has_word, set_word, Words};
+use crate::bits::{set_word, Words};
 use crate::event::Outcome;
 use crate::options::Rules;
 use crate::role::Role;
