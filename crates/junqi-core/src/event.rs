@@ -5,7 +5,7 @@ use crate::topology::Square;
 use crate::types::Seat;
 
 /// What a seat does on its turn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Action {
     /// Move a piece (an attack if `to` holds an enemy piece). Text form `a2-a6`.
     Move {
