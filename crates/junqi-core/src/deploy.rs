@@ -110,7 +110,7 @@ impl Deployment {
         let mut rest: Vec<Role> = Role::ALL
             .iter()
             .filter(|r| !matches!(r, Role::Flag | Role::Landmine | Role::Bomb))
-            .flat_map(|&r| std::iter::repeat(r).take(r.count() as usize))
+            .flat_map(|&r| std::iter::repeat_n(r, r.count() as usize))
             .collect();
         rest.shuffle(rng);
         for (&(r, c), role) in free.iter().zip(rest) {
@@ -212,7 +212,7 @@ impl Position {
         let mut pieces: Vec<Piece> = (0..2u8)
             .flat_map(|seat| {
                 Role::ALL.iter().flat_map(move |&role| {
-                    std::iter::repeat(Piece { role, seat, face_down: true }).take(role.count() as usize)
+                    std::iter::repeat_n(Piece { role, seat, face_down: true }, role.count() as usize)
                 })
             })
             .collect();

@@ -553,10 +553,10 @@ fn build_four() -> Topology {
     }
     let ring = |r: usize, c: usize| r == 0 || r == 4 || ((c == 0 || c == 4) && r <= 4);
     for (seat, loc) in local.iter().enumerate() {
-        for r in 0..6 {
-            for c in 0..5 {
+        for (r, row) in loc.iter().enumerate() {
+            for (c, &s) in row.iter().enumerate() {
                 if ring(r, c) {
-                    set_word(&mut b.rail, loc[r][c], true);
+                    set_word(&mut b.rail, s, true);
                 }
             }
         }
@@ -588,12 +588,18 @@ fn build_four() -> Topology {
             set_word(&mut b.rail, s, true);
         }
     }
-    for x in [6u8, 8, 10] {
-        for (p, q) in [(7u8, 9u8), (9, 11)] {
-            let (a, c) = (b.sq(x, p), b.sq(x, q));
-            b.rail_edge(a, c);
-            let (a, c) = (b.sq(p - 1, x + 1), b.sq(q - 1, x + 1));
-            b.rail_edge(a, c);
+    // Centre squares join their neighbours two files or two ranks away.
+    for f in [6u8, 8, 10] {
+        for r in [7u8, 9, 11] {
+            let s = b.sq(f, r);
+            if f < 10 {
+                let e = b.sq(f + 2, r);
+                b.rail_edge(s, e);
+            }
+            if r < 11 {
+                let n = b.sq(f, r + 2);
+                b.rail_edge(s, n);
+            }
         }
     }
     for (x, y) in [("g6", "f7"), ("k6", "l7"), ("k12", "l11"), ("g12", "f11")] {

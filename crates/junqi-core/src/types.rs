@@ -78,11 +78,10 @@ impl Mode {
 
     /// Whether this mode exists on that board (half-open is four-player only, flip two-player only).
     pub const fn allowed_on(self, board: BoardKind) -> bool {
-        match (self, board) {
-            (Mode::HalfOpen, BoardKind::TwoPlayer) => false,
-            (Mode::Flip, BoardKind::FourPlayer) => false,
-            _ => true,
-        }
+        !matches!(
+            (self, board),
+            (Mode::HalfOpen, BoardKind::TwoPlayer) | (Mode::Flip, BoardKind::FourPlayer)
+        )
     }
 }
 
