@@ -63,6 +63,12 @@ pub struct Observation {
     pub captured_flags: Vec<(Seat, Square)>,
     /// The outcome, once the game is over.
     pub outcome: Option<Outcome>,
+    /// For a seat's observation when that seat is to move: its legal actions, as the referee
+    /// tells a player (what a client highlights). Empty otherwise. Under the options that judge
+    /// attacks with the referee's knowledge (`losing_attacks = forbidden` or
+    /// `flag_guarded_by_mines` outside flip and open play), this list tells the seat what those
+    /// options reveal (RULES §9); under every other rule it depends on nothing hidden.
+    pub legal_actions: Vec<crate::event::Action>,
 }
 
 impl Observer {
@@ -123,6 +129,10 @@ impl Position {
             pieces,
             captured_flags: setup.captured_flags,
             outcome: self.outcome,
+            legal_actions: match observer {
+                Observer::Seat(s) if s == self.to_move && !self.is_over() => self.legal_actions(),
+                _ => Vec::new(),
+            },
         }
     }
 }

@@ -1,0 +1,358 @@
+//! The arena: paired matches between two bots with honest statistics.
+//!
+//! Each seed is played twice with the seats swapped (four-player: the teams swapped), on as many
+//! threads as asked; results are stored by game index, so a match is reproducible from its seed
+//! whatever the thread count.
+
+use crate::bot::{Bot, BotError, Budget};
+use junqi_core::{Action, BoardKind, Deployment, EliminationReason, Event, Observer, Outcome, Position, Rules, Seat};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// Makes a fresh bot for each game.
+pub type BotFactory = Arc<dyn Fn() -> Box<dyn Bot> + Send + Sync>;
+
+/// How one game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    /// The referee's outcome.
+    pub outcome: Outcome,
+    /// Plies played.
+    pub plies: u32,
+    /// A forfeit: the seat whose bot failed, and why.
+    pub forfeit: Option<(Seat, String)>,
+}
+
+/// Play one game between `bots` (one per seat) under `rules`.
+pub fn play_game(rules: Rules, bots: &mut [Box<dyn Bot>], seed: u64, budget: Budget) -> GameResult {
+    let seats = rules.seats();
+    assert_eq!(bots.len(), seats, "one bot per seat");
+    for (s, b) in bots.iter_mut().enumerate() {
+        b.new_game(&rules, s as Seat, seed.wrapping_mul(31).wrapping_add(s as u64 + 1));
+    }
+    let forfeit = |pos: &mut Position, seat: Seat, why: String| -> GameResult {
+        // A failing bot loses: it resigns (four-player: its whole side is out).
+        let mut ev = Vec::new();
+        let _ = pos.resign(seat, &mut ev);
+        if rules.board == BoardKind::FourPlayer && !pos.is_over() {
+            let _ = pos.resign(junqi_core::types::partner(seat), &mut ev);
+        }
+        GameResult {
+            outcome: pos.outcome().unwrap_or(Outcome::Aborted),
+            plies: pos.plies(),
+            forfeit: Some((seat, why)),
+        }
+    };
+    let mut pos = if rules.is_flip() {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        Position::deal(rules, 0, &mut rng).expect("flip rules")
+    } else {
+        let mut layouts: Vec<Deployment> = Vec::with_capacity(seats);
+        for (s, b) in bots.iter_mut().enumerate() {
+            match b.deploy() {
+                Ok(d) => match d.validate(rules.board, s as Seat) {
+                    Ok(()) => layouts.push(d),
+                    Err(e) => {
+                        let mut p = placeholder(rules, seed);
+                        return forfeit(&mut p, s as Seat, format!("illegal deployment: {e}"));
+                    }
+                },
+                Err(BotError(e)) => {
+                    let mut p = placeholder(rules, seed);
+                    return forfeit(&mut p, s as Seat, format!("no deployment: {e}"));
+                }
+            }
+        }
+        Position::from_deployments(rules, &layouts, 0).expect("validated")
+    };
+    let mut events: Vec<Event> = Vec::new();
+    for (s, b) in bots.iter_mut().enumerate() {
+        b.observe(&[], &pos.observe(Observer::Seat(s as Seat)));
+    }
+    while !pos.is_over() {
+        let seat = pos.to_move();
+        let obs = pos.observe(Observer::Seat(seat));
+        let action: Action = match bots[seat as usize].choose(&obs, budget) {
+            Ok(a) => a,
+            Err(BotError(e)) => return forfeit(&mut pos, seat, e),
+        };
+        events.clear();
+        if let Err(e) = pos.play(action, &mut events) {
+            let text = action_text(&pos, action);
+            return forfeit(&mut pos, seat, format!("illegal action {text}: {e}"));
+        }
+        for (s, b) in bots.iter_mut().enumerate() {
+            b.observe(&events, &pos.observe(Observer::Seat(s as Seat)));
+        }
+    }
+    GameResult { outcome: pos.outcome().expect("over"), plies: pos.plies(), forfeit: None }
+}
+
+fn action_text(pos: &Position, a: Action) -> String {
+    let t = pos.topology();
+    match a {
+        Action::Move { from, to } if from.index() < t.len() && to.index() < t.len() => {
+            format!("{}-{}", t.name(from), t.name(to))
+        }
+        Action::Flip(at) if at.index() < t.len() => format!("flip {}", t.name(at)),
+        other => format!("{other:?}"),
+    }
+}
+
+/// A position to resign in when a bot fails before play starts.
+fn placeholder(rules: Rules, seed: u64) -> Position {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    Position::random_start(rules, &mut rng)
+}
+
+/// A match's settings.
+#[derive(Clone, Copy, Debug)]
+pub struct MatchConfig {
+    /// The rules of every game.
+    pub rules: Rules,
+    /// Number of games (rounded up to an even number: each seed twice, seats swapped).
+    pub games: u64,
+    /// Master seed.
+    pub seed: u64,
+    /// Each bot's budget per decision.
+    pub budget: Budget,
+    /// Worker threads.
+    pub threads: usize,
+}
+
+/// One game of a match, from the first bot's side.
+#[derive(Clone, Debug)]
+pub struct MatchGame {
+    /// Game index.
+    pub index: u64,
+    /// Whether the first bot played seat 0 (four-player: seats 0 and 2).
+    pub first_bot_south: bool,
+    /// The result.
+    pub result: GameResult,
+    /// 1, ½ or 0 for the first bot.
+    pub score: f64,
+}
+
+/// A match's statistics, from the first bot's side.
+#[derive(Clone, Debug)]
+pub struct MatchReport {
+    /// Bot names.
+    pub names: [String; 2],
+    /// Games played.
+    pub games: u64,
+    /// Wins of the first bot.
+    pub wins: u64,
+    /// Draws (and aborted games).
+    pub draws: u64,
+    /// Losses of the first bot.
+    pub losses: u64,
+    /// Score fraction.
+    pub score: f64,
+    /// Wilson 95% interval of the score.
+    pub ci_low: f64,
+    /// Wilson 95% interval of the score.
+    pub ci_high: f64,
+    /// Elo difference (first minus second) and its 95% interval.
+    pub elo: f64,
+    /// Lower end of the Elo interval.
+    pub elo_low: f64,
+    /// Upper end of the Elo interval.
+    pub elo_high: f64,
+    /// Average plies per game.
+    pub avg_plies: f64,
+    /// Results by reason (`flag_captured`, `quiet_plies`, …; forfeits as `forfeit`).
+    pub reasons: BTreeMap<String, u64>,
+    /// Forfeits: game index, seat, why.
+    pub forfeits: Vec<(u64, Seat, String)>,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Every game.
+    pub per_game: Vec<MatchGame>,
+}
+
+/// Play a paired match between `a` and `b`.
+pub fn run_match(cfg: MatchConfig, a: BotFactory, b: BotFactory) -> MatchReport {
+    let games = cfg.games + cfg.games % 2;
+    let next = AtomicU64::new(0);
+    let results: Mutex<Vec<Option<MatchGame>>> = Mutex::new(vec![None; games as usize]);
+    let start = std::time::Instant::now();
+    let names = [a().name(), b().name()];
+    std::thread::scope(|s| {
+        for _ in 0..cfg.threads.max(1) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= games {
+                    break;
+                }
+                let pair = i / 2;
+                let first_bot_south = i % 2 == 0;
+                let seed = cfg.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(pair);
+                let seats = cfg.rules.seats();
+                let mut bots: Vec<Box<dyn Bot>> = (0..seats)
+                    .map(|s| {
+                        // Team 0 is seats 0 (and 2); the first bot takes it on even games.
+                        let team0 = s % 2 == 0;
+                        if team0 == first_bot_south {
+                            a()
+                        } else {
+                            b()
+                        }
+                    })
+                    .collect();
+                let result = play_game(cfg.rules, &mut bots, seed, cfg.budget);
+                let first_team = if first_bot_south { 0 } else { 1 };
+                let score = match result.outcome {
+                    Outcome::Win { winners, .. } => {
+                        if winners >> first_team & 1 != 0 {
+                            1.0
+                        } else {
+                            0.0
+                        }
+                    }
+                    _ => 0.5,
+                };
+                results.lock().expect("results")[i as usize] = Some(MatchGame { index: i, first_bot_south, result, score });
+            });
+        }
+    });
+    let per_game: Vec<MatchGame> = results.into_inner().expect("results").into_iter().map(|g| g.expect("played")).collect();
+    report(names, per_game, start.elapsed().as_secs_f64())
+}
+
+fn reason_name(g: &GameResult) -> String {
+    if g.forfeit.is_some() {
+        return "forfeit".into();
+    }
+    match g.outcome {
+        Outcome::Win { reason, .. } => reason.name().into(),
+        Outcome::Draw { reason } => format!("draw_{}", reason.name()),
+        Outcome::Aborted => "aborted".into(),
+    }
+}
+
+/// Wilson score interval (95%) for a proportion `p` observed over `n` trials.
+pub fn wilson(p: f64, n: f64) -> (f64, f64) {
+    if n == 0.0 {
+        return (0.0, 1.0);
+    }
+    let z = 1.959_963_984_540_054_f64;
+    let z2 = z * z;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// Elo difference for a score fraction (clamped to ±1000 at 0 and 1).
+pub fn elo(score: f64) -> f64 {
+    if score <= 0.0 {
+        -1000.0
+    } else if score >= 1.0 {
+        1000.0
+    } else {
+        (-400.0 * (1.0 / score - 1.0).log10()).clamp(-1000.0, 1000.0)
+    }
+}
+
+fn report(names: [String; 2], per_game: Vec<MatchGame>, seconds: f64) -> MatchReport {
+    let n = per_game.len() as u64;
+    let wins = per_game.iter().filter(|g| g.score == 1.0).count() as u64;
+    let losses = per_game.iter().filter(|g| g.score == 0.0).count() as u64;
+    let draws = n - wins - losses;
+    let score = if n == 0 { 0.5 } else { (wins as f64 + draws as f64 / 2.0) / n as f64 };
+    let (ci_low, ci_high) = wilson(score, n as f64);
+    let mut reasons = BTreeMap::new();
+    let mut forfeits = Vec::new();
+    for g in &per_game {
+        *reasons.entry(reason_name(&g.result)).or_insert(0) += 1;
+        if let Some((s, why)) = &g.result.forfeit {
+            forfeits.push((g.index, *s, why.clone()));
+        }
+    }
+    let avg_plies = per_game.iter().map(|g| g.result.plies as f64).sum::<f64>() / n.max(1) as f64;
+    MatchReport {
+        names,
+        games: n,
+        wins,
+        draws,
+        losses,
+        score,
+        ci_low,
+        ci_high,
+        elo: elo(score),
+        elo_low: elo(ci_low),
+        elo_high: elo(ci_high),
+        avg_plies,
+        reasons,
+        forfeits,
+        seconds,
+        per_game,
+    }
+}
+
+impl MatchReport {
+    /// The report as one JSON object.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "bots": self.names,
+            "games": self.games, "wins": self.wins, "draws": self.draws, "losses": self.losses,
+            "score": self.score, "ci_low": self.ci_low, "ci_high": self.ci_high,
+            "elo": self.elo, "elo_low": self.elo_low, "elo_high": self.elo_high,
+            "avg_plies": self.avg_plies, "results": self.reasons,
+            "forfeits": self.forfeits.iter().map(|(i, s, w)| json!({"game": i, "seat": s, "why": w})).collect::<Vec<_>>(),
+            "seconds": self.seconds,
+        })
+    }
+
+    /// The report as text for a terminal.
+    pub fn to_text(&self) -> String {
+        let mut s = format!(
+            "{} vs {}: {} games\n  +{} ={} -{}  score {:.3}  (95% CI {:.3}–{:.3})\n  Elo {:+.0} (95% CI {:+.0} to {:+.0})\n  average plies {:.1}, {:.1} s\n",
+            self.names[0], self.names[1], self.games, self.wins, self.draws, self.losses, self.score,
+            self.ci_low, self.ci_high, self.elo, self.elo_low, self.elo_high, self.avg_plies, self.seconds
+        );
+        for (k, v) in &self.reasons {
+            s += &format!("  {k:<20} {v}\n");
+        }
+        for (i, seat, why) in &self.forfeits {
+            s += &format!("  forfeit in game {i}: seat {seat}: {why}\n");
+        }
+        s
+    }
+}
+
+/// Elimination reasons, for callers that tabulate them.
+pub fn reason_label(r: EliminationReason) -> &'static str {
+    r.name()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot::RandomBot;
+    use junqi_core::Mode;
+
+    #[test]
+    fn wilson_and_elo() {
+        let (lo, hi) = wilson(0.5, 100.0);
+        assert!((lo - 0.4038).abs() < 1e-3 && (hi - 0.5962).abs() < 1e-3, "{lo} {hi}");
+        assert!(elo(0.5).abs() < 1e-9);
+        assert!((elo(0.75) - 190.85).abs() < 0.1);
+    }
+
+    #[test]
+    fn random_vs_random_is_reproducible_across_thread_counts() {
+        let rules = Rules::defaults(BoardKind::TwoPlayer, Mode::Dark).unwrap();
+        let f: BotFactory = Arc::new(|| Box::new(RandomBot::default()) as Box<dyn Bot>);
+        let cfg = MatchConfig { rules, games: 10, seed: 3, budget: Budget::Iterations(1), threads: 1 };
+        let one = run_match(cfg, f.clone(), f.clone());
+        let two = run_match(MatchConfig { threads: 2, ..cfg }, f.clone(), f);
+        assert_eq!(one.games, 10);
+        let scores = |r: &MatchReport| r.per_game.iter().map(|g| (g.score, g.result.plies)).collect::<Vec<_>>();
+        assert_eq!(scores(&one), scores(&two));
+        assert_eq!(one.wins + one.draws + one.losses, 10);
+    }
+}

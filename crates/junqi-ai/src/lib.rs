@@ -1,0 +1,15 @@
+//! # junqi-ai
+//!
+//! Computer players for Junqi: the [`Bot`] trait, bots from random to the strongest, belief
+//! tracking of hidden identities, deployment generation, and the arena that measures them.
+//! Bots read [`junqi_core::Observation`]s only.
+
+#![warn(missing_docs)]
+
+pub mod arena;
+pub mod bot;
+pub mod registry;
+
+pub use arena::{play_game, run_match, BotFactory, GameResult, MatchConfig, MatchReport};
+pub use bot::{Bot, BotError, Budget, RandomBot};
+pub use registry::{bot_by_name, bot_names};
