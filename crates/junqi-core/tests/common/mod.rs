@@ -175,7 +175,7 @@ pub fn pos(
     Pos::new(board, mode)
         .with(pieces)
         .opts(options)
-        .to_move(to_move)
+        .turn(to_move)
         .build()
 }
 
