@@ -14,6 +14,11 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Rules queries as JSON Lines filters (legal actions, applying an action).
+    #[command(subcommand)]
+    Rules(cmd::rules::RulesCommand),
+    /// Count action sequences to a depth from a JSON position.
+    Perft(cmd::perft::Args),
     /// Uniform-random self-play: games, plies, plies per second, results by reason.
     Selfplay(cmd::selfplay::Args),
 }
@@ -21,6 +26,8 @@ enum Command {
 fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Rules(c) => cmd::rules::run(c),
+        Command::Perft(a) => cmd::perft::run(a),
         Command::Selfplay(a) => cmd::selfplay::run(a),
     };
     if let Err(e) = result {

@@ -1,1 +1,3 @@
+pub mod perft;
+pub mod rules;
 pub mod selfplay;
