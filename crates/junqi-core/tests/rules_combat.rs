@@ -24,8 +24,11 @@ fn duel(
         .build()
 }
 
+/// What stands on a square: (seat, role).
+type On = Option<(u8, Role)>;
+
 /// Play a6-a7; return the events and what stands on a6 and a7 afterwards.
-fn fight(p: &mut Position) -> (Vec<String>, Option<(u8, Role)>, Option<(u8, Role)>) {
+fn fight(p: &mut Position) -> (Vec<String>, On, On) {
     assert!(is_legal(p, "a6-a7"));
     let e = play(p, "a6-a7");
     (e, at(p, "a6"), at(p, "a7"))
@@ -35,7 +38,7 @@ fn fight(p: &mut Position) -> (Vec<String>, Option<(u8, Role)>, Option<(u8, Role
 fn every_row_of_the_combat_table() {
     use Role::*;
     // (attacker, defender, announced result, what stands on a7 afterwards)
-    let rows: &[(Role, Role, &str, Option<(u8, Role)>)] = &[
+    let rows: &[(Role, Role, &str, On)] = &[
         // ranked piece onto ranked piece: stronger survives, equal both removed
         (Marshal, General, "attacker_wins", Some((0, Marshal))),
         (Major, Captain, "attacker_wins", Some((0, Major))),
