@@ -5,14 +5,15 @@
 //! - an illegal action is refused and changes nothing;
 //! - no observation ever carries an identity its observer may not know.
 
-use junqi_core::combat::resolve;
+mod reference;
+
 use junqi_core::observation::find_leak;
-use junqi_core::options::{LosingAttacks, RailTurns};
+use reference::reference_actions;
 use junqi_core::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::BTreeSet;
 
 fn configs() -> Vec<(BoardKind, Mode, serde_json::Value)> {
     use BoardKind::*;
@@ -37,105 +38,6 @@ fn configs() -> Vec<(BoardKind, Mode, serde_json::Value)> {
 fn rules_of(board: BoardKind, mode: Mode, opts: &serde_json::Value) -> Rules {
     let o = Options::from_json(board, mode, Some(opts)).unwrap();
     Rules::new(board, mode, o).unwrap()
-}
-
-/// The legal actions of the seat to move, computed the slow way from the rule text.
-fn reference_actions(pos: &Position) -> BTreeSet<Action> {
-    let mut out = BTreeSet::new();
-    if pos.is_over() {
-        return out;
-    }
-    let t = pos.topology();
-    let rules = *pos.rules();
-    let seat = pos.to_move();
-    if rules.is_flip() {
-        for (sq, p) in pos.pieces() {
-            if p.face_down {
-                out.insert(Action::Flip(sq));
-            }
-        }
-    }
-    let Some(colour) = pos.colour_of(seat) else { return out };
-    let four = rules.board == BoardKind::FourPlayer;
-    let friendly = |s: Seat| s == colour || (four && s == colour ^ 2);
-    let can_enter = |to: Square| match pos.piece_at(to) {
-        None => true,
-        Some(p) => !friendly(p.seat) && !p.face_down && t.kind(to) != SquareKind::Camp,
-    };
-    for (from, p) in pos.pieces() {
-        if p.seat != colour || p.face_down || !p.role.is_movable() {
-            continue;
-        }
-        if rules.hq_locked() && t.kind(from) == SquareKind::Headquarters {
-            continue;
-        }
-        let mut dests = BTreeSet::new();
-        for n in t.neighbours(from) {
-            if can_enter(n) {
-                dests.insert(n);
-            }
-        }
-        if t.is_rail(from) {
-            let turns = p.role == Role::Engineer
-                || rules.options.rail_turns == RailTurns::Any
-                || (rules.options.bomb_flies && p.role == Role::Bomb);
-            if turns {
-                let mut seen = BTreeSet::from([from]);
-                let mut queue = VecDeque::from([from]);
-                while let Some(u) = queue.pop_front() {
-                    for n in t.rail_neighbours(u) {
-                        if pos.piece_at(n).is_none() {
-                            if seen.insert(n) {
-                                dests.insert(n);
-                                queue.push_back(n);
-                            }
-                        } else if can_enter(n) {
-                            dests.insert(n);
-                        }
-                    }
-                }
-            } else {
-                for line in t.lines() {
-                    let line: Vec<Square> = line.collect();
-                    let Some(i) = line.iter().position(|&s| s == from) else { continue };
-                    let fwd: Vec<Square> = line[i + 1..].to_vec();
-                    let back: Vec<Square> = line[..i].iter().rev().copied().collect();
-                    for ray in [fwd, back] {
-                        for s in ray {
-                            if pos.piece_at(s).is_none() {
-                                dests.insert(s);
-                            } else {
-                                if can_enter(s) {
-                                    dests.insert(s);
-                                }
-                                break;
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        for to in dests {
-            if let Some(d) = pos.piece_at(to) {
-                if d.role == Role::Flag {
-                    let mines = pos.pieces().filter(|(_, q)| q.seat == d.seat && q.role == Role::Landmine).count();
-                    if rules.options.flag_guarded_by_mines && mines > 0 {
-                        continue;
-                    }
-                    if rules.carry_home() && (0..4).any(|f| pos.carried_flag(f).is_some_and(|c| c.carrier == from)) {
-                        continue;
-                    }
-                }
-                if rules.options.losing_attacks == LosingAttacks::Forbidden
-                    && resolve(&rules, p.role, d.role).result == AttackResult::DefenderWins
-                {
-                    continue;
-                }
-            }
-            out.insert(Action::Move { from, to });
-        }
-    }
-    out
 }
 
 fn observers(board: BoardKind) -> Vec<Observer> {
