@@ -8,6 +8,8 @@
 
 pub mod arena;
 pub mod bot;
+pub mod engine;
+pub mod external;
 pub mod registry;
 
 pub use arena::{play_game, run_match, BotFactory, GameResult, MatchConfig, MatchReport};

@@ -1,0 +1,997 @@
+//! The engine protocol: a line protocol on stdin/stdout in the spirit of UCI, through which a
+//! bot plays games driven by another program (see `docs/engine-protocol.md`).
+//!
+//! The driver (a GUI, a server, the arena's [`crate::external::ExternalBot`]) writes commands;
+//! the engine answers. Every line is one command or one answer; JSON values are written on one
+//! line. A malformed or out-of-order command is answered with `error <why>` and changes nothing.
+//!
+//! ```text
+//! driver → engine                                  engine → driver
+//! junqi                                            id name … / id author … / id protocol 1 /
+//!                                                  option … / junqiok
+//! isready                                          readyok
+//! setoption name <bot|budget> value <v>            (nothing)
+//! newgame board <b> mode <m> seat <s> [seed <n>] [options <json>]
+//! deploy                                           deployment <text>
+//! events <json array of §11.2 events>              (nothing)
+//! observation <json observation>                   (nothing)
+//! go [iterations N | nodes N | movetime MS]        bestmove <action>
+//! gameover <json outcome>                          (nothing)
+//! quit                                             (the engine exits)
+//! ```
+
+use crate::bot::{Bot, BotError, Budget};
+use crate::registry::{bot_by_name, bot_names};
+use junqi_core::json::{event_from_json, event_to_json, outcome_from_json, outcome_to_json};
+use junqi_core::notation::{action_from_text, action_to_text, parse_square};
+use junqi_core::{
+    Action, BoardKind, Event, Mode, Observation, ObservedPiece, Observer, Options, Outcome, Role,
+    Rules, Seat, Topology,
+};
+use serde_json::Value;
+use std::io::{self, BufRead, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::Duration;
+
+/// The protocol version this module speaks (`id protocol 1`).
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// The author line of `junqi engine`.
+pub const AUTHOR: &str = "the junqi project";
+
+/// One command of the driver, parsed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// `junqi`: identify yourself (answered with `id …`, `option …` lines and `junqiok`).
+    Junqi,
+    /// `isready`: answered with `readyok` once every earlier command is done.
+    IsReady,
+    /// `setoption name <name> value <value>`.
+    SetOption {
+        /// The option's name (`bot`, `budget`).
+        name: String,
+        /// Its new value.
+        value: String,
+    },
+    /// `newgame board <board> mode <mode> seat <seat> [seed <n>] [options <json>]`.
+    NewGame {
+        /// The rules of the game.
+        rules: Rules,
+        /// The seat the engine plays.
+        seat: Seat,
+        /// A seed for the engine's randomness.
+        seed: u64,
+    },
+    /// `deploy`: answer with `deployment <text>` (not in flip play).
+    Deploy,
+    /// `events <json array>`: the referee's announcements of one step (RULES §11.2).
+    Events(Vec<Value>),
+    /// `observation <json>`: the seat's observation after the events given since the last one.
+    Observation(Value),
+    /// `go [iterations N | nodes N | movetime MS]`: choose an action (answer `bestmove …`).
+    /// Without a budget the `budget` option's value is used.
+    Go(Option<Budget>),
+    /// `gameover <json outcome>`: the game is over.
+    GameOver(Value),
+    /// `quit`: stop.
+    Quit,
+}
+
+/// Split off the first word of `s` (after leading white space).
+fn first_word(s: &str) -> (&str, &str) {
+    let s = s.trim_start();
+    match s.find(char::is_whitespace) {
+        Some(i) => (&s[..i], s[i..].trim_start()),
+        None => (s, ""),
+    }
+}
+
+fn parse_u64(word: &str, what: &str) -> Result<u64, String> {
+    word.parse::<u64>()
+        .map_err(|_| format!("{what} must be a non-negative integer, got {word:?}"))
+}
+
+fn parse_json(text: &str, what: &str) -> Result<Value, String> {
+    if text.is_empty() {
+        return Err(format!("{what} needs a JSON value"));
+    }
+    serde_json::from_str(text).map_err(|e| format!("{what}: not JSON: {e}"))
+}
+
+/// Parse a budget in the command-line form `iterations:N`, `nodes:N` or `ms:N` (also
+/// `movetime:N`).
+pub fn parse_budget(s: &str) -> Result<Budget, String> {
+    let Some((kind, n)) = s.trim().split_once(':') else {
+        return Err(format!(
+            "bad budget {s:?} (expected iterations:N, nodes:N or ms:N)"
+        ));
+    };
+    let n = parse_u64(n, "the budget")?;
+    match kind {
+        "iterations" => Ok(Budget::Iterations(n)),
+        "nodes" => Ok(Budget::Nodes(n)),
+        "ms" | "movetime" => Ok(Budget::Time(Duration::from_millis(n))),
+        _ => Err(format!(
+            "bad budget kind {kind:?} (expected iterations, nodes or ms)"
+        )),
+    }
+}
+
+/// The command-line form of a budget (`iterations:N`, `nodes:N`, `ms:N`).
+pub fn budget_to_string(b: Budget) -> String {
+    match b {
+        Budget::Iterations(n) => format!("iterations:{n}"),
+        Budget::Nodes(n) => format!("nodes:{n}"),
+        Budget::Time(d) => format!("ms:{}", d.as_millis()),
+    }
+}
+
+/// The arguments of `go` for a budget (`iterations N`, `nodes N`, `movetime MS`).
+pub fn budget_to_go(b: Budget) -> String {
+    match b {
+        Budget::Iterations(n) => format!("go iterations {n}"),
+        Budget::Nodes(n) => format!("go nodes {n}"),
+        Budget::Time(d) => format!("go movetime {}", d.as_millis()),
+    }
+}
+
+/// Parse rules from the protocol's words.
+fn parse_rules(board: &str, mode: &str, options: Option<&Value>) -> Result<Rules, String> {
+    let board: BoardKind = board.parse()?;
+    let mode: Mode = mode.parse()?;
+    let options = Options::from_json(board, mode, options).map_err(|e| format!("options: {e}"))?;
+    Rules::new(board, mode, options)
+}
+
+/// The `newgame` line for these rules, seat and seed.
+pub fn newgame_line(rules: &Rules, seat: Seat, seed: u64) -> String {
+    let opts = rules.options.to_json(rules.board, rules.mode);
+    let mut s = format!(
+        "newgame board {} mode {} seat {seat} seed {seed}",
+        rules.board, rules.mode
+    );
+    if !opts.is_empty() {
+        s += &format!(" options {}", Value::Object(opts));
+    }
+    s
+}
+
+/// Parse one line of the driver. Empty lines are `Ok(None)`.
+pub fn parse_command(line: &str) -> Result<Option<Command>, String> {
+    let (word, rest) = first_word(line.trim());
+    let no_args = |c: Command| {
+        if rest.is_empty() {
+            Ok(Some(c))
+        } else {
+            Err(format!("{word} takes no arguments, got {rest:?}"))
+        }
+    };
+    match word {
+        "" => Ok(None),
+        "junqi" => no_args(Command::Junqi),
+        "isready" => no_args(Command::IsReady),
+        "deploy" => no_args(Command::Deploy),
+        "quit" => no_args(Command::Quit),
+        "setoption" => {
+            let (kw, rest) = first_word(rest);
+            if kw != "name" {
+                return Err("setoption is written setoption name <name> value <value>".into());
+            }
+            let (name, rest) = first_word(rest);
+            let (kw, value) = first_word(rest);
+            if name.is_empty() || kw != "value" || value.is_empty() {
+                return Err("setoption is written setoption name <name> value <value>".into());
+            }
+            Ok(Some(Command::SetOption {
+                name: name.to_string(),
+                value: value.trim().to_string(),
+            }))
+        }
+        "newgame" => {
+            let (mut board, mut mode, mut seat, mut seed, mut options) =
+                (None, None, None, 0u64, None);
+            let mut rest = rest;
+            while !rest.is_empty() {
+                let (key, r) = first_word(rest);
+                if key == "options" {
+                    options = Some(parse_json(r, "newgame options")?);
+                    break;
+                }
+                let (val, r) = first_word(r);
+                if val.is_empty() {
+                    return Err(format!("newgame: {key} needs a value"));
+                }
+                match key {
+                    "board" => board = Some(val),
+                    "mode" => mode = Some(val),
+                    "seat" => seat = Some(parse_u64(val, "seat")?),
+                    "seed" => seed = parse_u64(val, "seed")?,
+                    _ => return Err(format!("newgame: unknown field {key:?} (expected board, mode, seat, seed, options)")),
+                }
+                rest = r;
+            }
+            let board = board.ok_or("newgame needs board <two_player|four_player>")?;
+            let mode = mode.ok_or("newgame needs mode <dark|open|half_open|flip>")?;
+            let seat = seat.ok_or("newgame needs seat <n>")?;
+            let rules = parse_rules(board, mode, options.as_ref())?;
+            if seat >= rules.seats() as u64 {
+                return Err(format!(
+                    "seat {seat} does not exist on the {} board",
+                    rules.board
+                ));
+            }
+            Ok(Some(Command::NewGame {
+                rules,
+                seat: seat as Seat,
+                seed,
+            }))
+        }
+        "events" => match parse_json(rest, "events")? {
+            Value::Array(a) => Ok(Some(Command::Events(a))),
+            other => Err(format!(
+                "events must be a JSON array, got {}",
+                short(&other)
+            )),
+        },
+        "observation" => Ok(Some(Command::Observation(parse_json(rest, "observation")?))),
+        "gameover" => Ok(Some(Command::GameOver(parse_json(rest, "gameover")?))),
+        "go" => {
+            if rest.is_empty() {
+                return Ok(Some(Command::Go(None)));
+            }
+            let (kind, r) = first_word(rest);
+            let (n, r) = first_word(r);
+            if !r.is_empty() {
+                return Err(format!("go: unexpected {r:?} after the budget"));
+            }
+            let n = parse_u64(n, &format!("go {kind}"))?;
+            let b = match kind {
+                "iterations" => Budget::Iterations(n),
+                "nodes" => Budget::Nodes(n),
+                "movetime" => Budget::Time(Duration::from_millis(n)),
+                _ => {
+                    return Err(format!(
+                        "go: unknown budget {kind:?} (expected iterations, nodes or movetime)"
+                    ))
+                }
+            };
+            Ok(Some(Command::Go(Some(b))))
+        }
+        other => Err(format!("unknown command {:?}", short_str(other))),
+    }
+}
+
+fn short_str(s: &str) -> String {
+    if s.chars().count() > 40 {
+        format!("{}...", s.chars().take(37).collect::<String>())
+    } else {
+        s.to_string()
+    }
+}
+
+fn short(v: &Value) -> String {
+    short_str(&v.to_string())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Observations as JSON.
+
+/// An observation as the protocol sends it: [`Observation::to_json`] plus `outcome` (RULES
+/// §11.2 outcome or `null`) and `legal_actions` (text form, §11; empty unless the seat is to
+/// move).
+pub fn observation_to_json(obs: &Observation) -> Value {
+    let topo = obs.topology();
+    let mut v = obs.to_json();
+    v["outcome"] = outcome_to_json(obs.outcome);
+    v["legal_actions"] = obs
+        .legal_actions
+        .iter()
+        .map(|&a| Value::from(action_to_text(topo, a)))
+        .collect();
+    v
+}
+
+fn field<'a>(v: &'a Value, key: &str) -> Result<&'a Value, String> {
+    v.get(key)
+        .ok_or_else(|| format!("observation: missing field {key}"))
+}
+
+fn as_u32(v: &Value, what: &str) -> Result<u32, String> {
+    v.as_u64()
+        .filter(|&n| n <= u32::MAX as u64)
+        .map(|n| n as u32)
+        .ok_or_else(|| format!("{what} must be a non-negative integer, got {}", short(v)))
+}
+
+fn as_seat(v: &Value, what: &str, board: BoardKind) -> Result<Seat, String> {
+    let n = as_u32(v, what)?;
+    if n as usize >= board.seats() {
+        return Err(format!(
+            "{what}: seat {n} does not exist on the {board} board"
+        ));
+    }
+    Ok(n as Seat)
+}
+
+fn as_str<'a>(v: &'a Value, what: &str) -> Result<&'a str, String> {
+    v.as_str()
+        .ok_or_else(|| format!("{what} must be a string, got {}", short(v)))
+}
+
+fn as_array<'a>(v: &'a Value, what: &str) -> Result<&'a Vec<Value>, String> {
+    v.as_array()
+        .ok_or_else(|| format!("{what} must be an array, got {}", short(v)))
+}
+
+/// Read an observation written by [`observation_to_json`]. Every square, seat and role is
+/// checked; fields other than the known ones are ignored.
+pub fn observation_from_json(v: &Value) -> Result<Observation, String> {
+    if !v.is_object() {
+        return Err(format!(
+            "observation must be a JSON object, got {}",
+            short(v)
+        ));
+    }
+    let rules = parse_rules(
+        as_str(field(v, "board")?, "board")?,
+        as_str(field(v, "mode")?, "mode")?,
+        v.get("options"),
+    )?;
+    let board = rules.board;
+    let topo = Topology::get(board, rules.middle_rail());
+    let sq = |v: &Value, what: &str| -> Result<junqi_core::Square, String> {
+        parse_square(topo, as_str(v, what)?).map_err(|e| format!("{what}: {e}"))
+    };
+    let observer = match field(v, "observer")? {
+        Value::String(s) if s == "public" => Observer::Public,
+        Value::String(s) if s == "referee" => Observer::Referee,
+        o @ Value::Object(m) => {
+            if let Some(s) = m.get("seat") {
+                Observer::Seat(as_seat(s, "observer.seat", board)?)
+            } else if let Some(t) = m.get("team") {
+                let t = as_u32(t, "observer.team")?;
+                if t > 1 {
+                    return Err(format!("observer.team must be 0 or 1, got {t}"));
+                }
+                Observer::Team(t as u8)
+            } else {
+                return Err(format!("bad observer {}", short(o)));
+            }
+        }
+        o => return Err(format!("bad observer {}", short(o))),
+    };
+    let to_move = as_seat(field(v, "to_move")?, "to_move", board)?;
+    let opt_u32 = |key: &str| {
+        v.get(key)
+            .filter(|x| !x.is_null())
+            .map_or(Ok(0), |x| as_u32(x, key))
+    };
+    let plies = opt_u32("plies")?;
+    let quiet_plies = opt_u32("quiet_plies")?;
+    let skips = match v.get("skips").filter(|x| !x.is_null()) {
+        None => vec![0; board.seats()],
+        Some(s) => {
+            let a = as_array(s, "skips")?;
+            if a.len() != board.seats() {
+                return Err(format!(
+                    "skips must have one count per seat ({}), got {}",
+                    board.seats(),
+                    a.len()
+                ));
+            }
+            a.iter()
+                .map(|k| as_u32(k, "skips[]"))
+                .collect::<Result<_, _>>()?
+        }
+    };
+    let eliminated = match v.get("eliminated").filter(|x| !x.is_null()) {
+        None => Vec::new(),
+        Some(e) => as_array(e, "eliminated")?
+            .iter()
+            .map(|s| as_seat(s, "eliminated[]", board))
+            .collect::<Result<_, _>>()?,
+    };
+    let flip_colours = match v.get("flip_colours").filter(|x| !x.is_null()) {
+        None => None,
+        Some(c) => {
+            let a = as_array(c, "flip_colours")?;
+            let col = |x: &Value| match x.as_u64() {
+                Some(n @ (0 | 1)) => Ok(n as u8),
+                _ => Err(format!(
+                    "flip_colours: a colour is 0 or 1, got {}",
+                    short(x)
+                )),
+            };
+            if a.len() != 2 {
+                return Err("flip_colours must be null or [c0, c1]".into());
+            }
+            Some([col(&a[0])?, col(&a[1])?])
+        }
+    };
+    let mut pieces = Vec::new();
+    for (i, p) in as_array(field(v, "pieces")?, "pieces")?.iter().enumerate() {
+        let what = format!("pieces[{i}]");
+        let get = |k: &str| p.get(k).ok_or_else(|| format!("{what}: missing field {k}"));
+        let at = sq(get("at")?, &format!("{what}.at"))?;
+        if pieces.iter().any(|q: &ObservedPiece| q.at == at) {
+            return Err(format!("{what}: a second piece on {}", topo.name(at)));
+        }
+        let seat = as_seat(get("seat")?, &format!("{what}.seat"), board)?;
+        let role = match p.get("role").filter(|x| !x.is_null()) {
+            None => None,
+            Some(r) => Some(
+                as_str(r, &format!("{what}.role"))?
+                    .parse::<Role>()
+                    .map_err(|e| format!("{what}.role: {e}"))?,
+            ),
+        };
+        let face_down = match p.get("face_down").filter(|x| !x.is_null()) {
+            None => false,
+            Some(f) => f
+                .as_bool()
+                .ok_or_else(|| format!("{what}.face_down must be true or false"))?,
+        };
+        let carrying_flag_of = match p.get("carrying_flag_of").filter(|x| !x.is_null()) {
+            None => None,
+            Some(s) => Some(as_seat(s, &format!("{what}.carrying_flag_of"), board)?),
+        };
+        pieces.push(ObservedPiece {
+            at,
+            seat,
+            role,
+            face_down,
+            carrying_flag_of,
+        });
+    }
+    pieces.sort_by_key(|p| p.at);
+    let mut captured_flags = Vec::new();
+    if let Some(c) = v.get("captured_flags").filter(|x| !x.is_null()) {
+        for f in as_array(c, "captured_flags")? {
+            let s = as_seat(
+                f.get("seat").unwrap_or(&Value::Null),
+                "captured_flags[].seat",
+                board,
+            )?;
+            let at = sq(f.get("at").unwrap_or(&Value::Null), "captured_flags[].at")?;
+            captured_flags.push((s, at));
+        }
+    }
+    let outcome = match v.get("outcome") {
+        None => None,
+        Some(o) => outcome_from_json(o).map_err(|e| format!("outcome: {e}"))?,
+    };
+    let mut legal_actions = Vec::new();
+    if let Some(l) = v.get("legal_actions").filter(|x| !x.is_null()) {
+        for a in as_array(l, "legal_actions")? {
+            let text = as_str(a, "legal_actions[]")?;
+            legal_actions
+                .push(action_from_text(topo, text).map_err(|e| format!("legal_actions: {e}"))?);
+        }
+    }
+    Ok(Observation {
+        rules,
+        observer,
+        to_move,
+        plies,
+        quiet_plies,
+        skips,
+        eliminated,
+        flip_colours,
+        pieces,
+        captured_flags,
+        outcome,
+        legal_actions,
+    })
+}
+
+/// The `events` line for a step's announcements.
+pub fn events_line(topo: &Topology, events: &[Event]) -> String {
+    let a: Vec<Value> = events.iter().map(|e| event_to_json(topo, e)).collect();
+    format!("events {}", Value::Array(a))
+}
+
+/// The `observation` line for an observation.
+pub fn observation_line(obs: &Observation) -> String {
+    format!("observation {}", observation_to_json(obs))
+}
+
+/// The `gameover` line for an outcome.
+pub fn gameover_line(outcome: Outcome) -> String {
+    format!("gameover {}", outcome_to_json(Some(outcome)))
+}
+
+// ---------------------------------------------------------------------------------------------
+// The engine side.
+
+/// A game the engine is playing.
+struct GameState {
+    rules: Rules,
+    seat: Seat,
+    deployed: bool,
+    events: Vec<Event>,
+    obs: Option<Observation>,
+}
+
+/// The engine: one bot and the state of the game it plays. Feed it lines with
+/// [`Engine::handle`]; [`serve`] does so for a reader and a writer.
+pub struct Engine {
+    bot: Box<dyn Bot>,
+    bot_name: String,
+    budget: Budget,
+    game: Option<GameState>,
+}
+
+/// What the serve loop should do after a line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reply {
+    /// Answer with these lines (possibly none) and go on.
+    Lines(Vec<String>),
+    /// Stop (after `quit`).
+    Quit,
+}
+
+fn catch<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|p| {
+        let msg = p
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| p.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        format!("the bot failed: {msg}")
+    })
+}
+
+impl Engine {
+    /// An engine serving `bot` (its name as registered, for `setoption name bot`).
+    pub fn new(bot: Box<dyn Bot>) -> Engine {
+        let bot_name = bot.name();
+        Engine {
+            bot,
+            bot_name,
+            budget: Budget::default(),
+            game: None,
+        }
+    }
+
+    /// Handle one line: the answer lines, or `error <why>` (and nothing changed).
+    pub fn handle(&mut self, line: &str) -> Reply {
+        match parse_command(line) {
+            Ok(None) => Reply::Lines(Vec::new()),
+            Ok(Some(Command::Quit)) => Reply::Quit,
+            Ok(Some(c)) => match self.execute(c) {
+                Ok(lines) => Reply::Lines(lines),
+                Err(e) => Reply::Lines(vec![error_line(&e)]),
+            },
+            Err(e) => Reply::Lines(vec![error_line(&e)]),
+        }
+    }
+
+    fn game(&mut self, what: &str) -> Result<&mut GameState, String> {
+        self.game
+            .as_mut()
+            .ok_or_else(|| format!("{what} before newgame"))
+    }
+
+    fn execute(&mut self, c: Command) -> Result<Vec<String>, String> {
+        match c {
+            Command::Junqi => {
+                let names: Vec<&str> = bot_names();
+                let mut lines = vec![
+                    format!("id name {}", self.bot.name()),
+                    format!("id author {AUTHOR}"),
+                    format!("id protocol {PROTOCOL_VERSION}"),
+                    format!(
+                        "option name bot type combo default {} var {}",
+                        self.bot_name,
+                        names.join(" var ")
+                    ),
+                    format!(
+                        "option name budget type string default {}",
+                        budget_to_string(self.budget)
+                    ),
+                ];
+                lines.push("junqiok".into());
+                Ok(lines)
+            }
+            Command::IsReady => Ok(vec!["readyok".into()]),
+            Command::SetOption { name, value } => match name.as_str() {
+                "budget" => {
+                    self.budget = parse_budget(&value)?;
+                    Ok(Vec::new())
+                }
+                "bot" => {
+                    if self.game.is_some() {
+                        return Err(
+                            "cannot change the bot during a game (send gameover first)".into()
+                        );
+                    }
+                    let f = bot_by_name(&value).ok_or_else(|| {
+                        format!("unknown bot {value:?} (known: {})", bot_names().join(", "))
+                    })?;
+                    self.bot = catch(|| f())?;
+                    self.bot_name = value;
+                    Ok(Vec::new())
+                }
+                _ => Err(format!("unknown option {name:?} (options: bot, budget)")),
+            },
+            Command::NewGame { rules, seat, seed } => {
+                catch(|| self.bot.new_game(&rules, seat, seed))?;
+                self.game = Some(GameState {
+                    rules,
+                    seat,
+                    deployed: false,
+                    events: Vec::new(),
+                    obs: None,
+                });
+                Ok(Vec::new())
+            }
+            Command::Deploy => {
+                let g = self.game("deploy")?;
+                if g.rules.is_flip() {
+                    return Err("flip play has no deployment".into());
+                }
+                if g.deployed {
+                    return Err("already deployed in this game".into());
+                }
+                if g.obs.is_some() {
+                    return Err("deploy after play started".into());
+                }
+                let (board, seat) = (g.rules.board, g.seat);
+                let d = catch(|| self.bot.deploy())?
+                    .map_err(|BotError(e)| format!("no deployment: {e}"))?;
+                d.validate(board, seat)
+                    .map_err(|e| format!("the bot's deployment is illegal: {e}"))?;
+                self.game("deploy")?.deployed = true;
+                Ok(vec![format!("deployment {d}")])
+            }
+            Command::Events(list) => {
+                let g = self.game("events")?;
+                let topo = Topology::get(g.rules.board, g.rules.middle_rail());
+                let evs = list
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| event_from_json(topo, e).map_err(|m| format!("events[{i}]: {m}")))
+                    .collect::<Result<Vec<_>, _>>()?;
+                g.events.extend(evs);
+                Ok(Vec::new())
+            }
+            Command::Observation(v) => {
+                let obs = observation_from_json(&v)?;
+                let g = self.game("observation")?;
+                if obs.rules != g.rules {
+                    return Err("observation: its rules are not the rules of this game".into());
+                }
+                if obs.observer != Observer::Seat(g.seat) {
+                    return Err(format!(
+                        "observation: it must be seat {}'s observation",
+                        g.seat
+                    ));
+                }
+                let events = std::mem::take(&mut g.events);
+                let result = catch(|| self.bot.observe(&events, &obs));
+                let g = self.game("observation")?;
+                if let Err(e) = result {
+                    g.events = events;
+                    return Err(e);
+                }
+                g.obs = Some(obs);
+                Ok(Vec::new())
+            }
+            Command::Go(budget) => {
+                let budget = budget.unwrap_or(self.budget);
+                let g = self.game("go")?;
+                let seat = g.seat;
+                let Some(obs) = g.obs.clone() else {
+                    return Err("go before any observation".into());
+                };
+                if obs.outcome.is_some() {
+                    return Err("go: the game is over".into());
+                }
+                if obs.to_move != seat {
+                    return Err(format!(
+                        "go: seat {} is to move, not this engine's seat {seat}",
+                        obs.to_move
+                    ));
+                }
+                if obs.legal_actions.is_empty() {
+                    return Err("go: the observation lists no legal action".into());
+                }
+                let topo = obs.topology();
+                let a: Action =
+                    catch(|| self.bot.choose(&obs, budget))?.map_err(|BotError(e)| e)?;
+                Ok(vec![format!("bestmove {}", action_to_text(topo, a))])
+            }
+            Command::GameOver(v) => {
+                let o = outcome_from_json(&v).map_err(|e| format!("gameover: {e}"))?;
+                if o.is_none() {
+                    return Err("gameover needs an outcome, not null".into());
+                }
+                self.game("gameover")?;
+                self.game = None;
+                Ok(Vec::new())
+            }
+            Command::Quit => Ok(Vec::new()),
+        }
+    }
+}
+
+/// The `error` line for a message (kept on one line).
+fn error_line(why: &str) -> String {
+    format!("error {}", why.replace(['\n', '\r'], " "))
+}
+
+/// Serve `bot` over the protocol: read commands from `reader` until `quit` or end of input,
+/// writing answers to `writer` (flushed after each command). Returns an I/O error only if
+/// reading or writing fails.
+pub fn serve(bot: Box<dyn Bot>, reader: impl BufRead, mut writer: impl Write) -> io::Result<()> {
+    let mut engine = Engine::new(bot);
+    for line in reader.lines() {
+        let line = match line {
+            Ok(l) => l,
+            Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+                writeln!(writer, "error the line is not UTF-8")?;
+                writer.flush()?;
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        match engine.handle(&line) {
+            Reply::Quit => break,
+            Reply::Lines(lines) => {
+                for l in lines {
+                    writeln!(writer, "{l}")?;
+                }
+                writer.flush()?;
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot::RandomBot;
+    use junqi_core::Position;
+    use rand::SeedableRng;
+    use serde_json::json;
+
+    fn engine() -> Engine {
+        Engine::new(Box::new(RandomBot::default()))
+    }
+
+    fn lines(r: Reply) -> Vec<String> {
+        match r {
+            Reply::Lines(l) => l,
+            Reply::Quit => vec!["<quit>".into()],
+        }
+    }
+
+    fn is_error(r: Reply) -> bool {
+        let l = lines(r);
+        l.len() == 1 && l[0].starts_with("error ")
+    }
+
+    #[test]
+    fn parses_every_command() {
+        let p = |s: &str| parse_command(s).unwrap().unwrap();
+        assert_eq!(p("junqi"), Command::Junqi);
+        assert_eq!(p("  isready  "), Command::IsReady);
+        assert_eq!(p("deploy"), Command::Deploy);
+        assert_eq!(p("quit"), Command::Quit);
+        assert_eq!(
+            p("setoption name budget value iterations:5"),
+            Command::SetOption {
+                name: "budget".into(),
+                value: "iterations:5".into()
+            }
+        );
+        let Command::NewGame { rules, seat, seed } =
+            p("newgame board two_player mode dark seat 1 seed 9")
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (rules, seat, seed),
+            (
+                Rules::defaults(BoardKind::TwoPlayer, Mode::Dark).unwrap(),
+                1,
+                9
+            )
+        );
+        let Command::NewGame { rules, seat, seed } = p(
+            r#"newgame board four_player mode half_open seat 3 options {"landmine": "both_die"}"#,
+        ) else {
+            panic!()
+        };
+        assert_eq!(
+            (rules.board, rules.mode, seat, seed),
+            (BoardKind::FourPlayer, Mode::HalfOpen, 3, 0)
+        );
+        assert_ne!(
+            rules,
+            Rules::defaults(BoardKind::FourPlayer, Mode::HalfOpen).unwrap()
+        );
+        assert_eq!(p("events []"), Command::Events(vec![]));
+        assert_eq!(
+            p(r#"observation {"a": 1}"#),
+            Command::Observation(json!({"a": 1}))
+        );
+        assert_eq!(
+            p(r#"gameover {"result": "aborted"}"#),
+            Command::GameOver(json!({"result": "aborted"}))
+        );
+        assert_eq!(p("go"), Command::Go(None));
+        assert_eq!(
+            p("go iterations 10"),
+            Command::Go(Some(Budget::Iterations(10)))
+        );
+        assert_eq!(p("go nodes 7"), Command::Go(Some(Budget::Nodes(7))));
+        assert_eq!(
+            p("go movetime 250"),
+            Command::Go(Some(Budget::Time(Duration::from_millis(250))))
+        );
+        assert_eq!(parse_command("   ").unwrap(), None);
+    }
+
+    #[test]
+    fn malformed_commands_are_errors() {
+        for bad in [
+            "frobnicate",
+            "junqi now",
+            "isready please",
+            "setoption budget iterations:5",
+            "setoption name budget",
+            "setoption name budget value",
+            "newgame",
+            "newgame board two_player mode dark",
+            "newgame board two_player mode dark seat 2",
+            "newgame board two_player mode half_open seat 0",
+            "newgame board hex mode dark seat 0",
+            "newgame board two_player mode dark seat -1",
+            "newgame board two_player mode dark seat 0 colour red",
+            "newgame board two_player mode dark seat 0 seed",
+            "newgame board two_player mode dark seat 0 options {",
+            r#"newgame board two_player mode dark seat 0 options {"nope": 1}"#,
+            "events",
+            "events {}",
+            "events [",
+            "observation",
+            "observation nope",
+            "gameover",
+            "go iterations",
+            "go iterations x",
+            "go iterations 5 now",
+            "go seconds 5",
+            "go movetime -3",
+        ] {
+            assert!(parse_command(bad).is_err(), "{bad:?} parsed");
+            assert!(
+                is_error(engine().handle(bad)),
+                "{bad:?} not answered with error"
+            );
+        }
+        assert!(parse_budget("iterations:5").is_ok());
+        assert!(parse_budget("ms:5").is_ok());
+        assert!(parse_budget("5").is_err());
+        assert!(parse_budget("hours:5").is_err());
+        assert!(parse_budget("nodes:x").is_err());
+    }
+
+    #[test]
+    fn out_of_order_commands_change_nothing() {
+        let mut e = engine();
+        assert!(is_error(e.handle("deploy")));
+        assert!(is_error(e.handle("go")));
+        assert!(is_error(e.handle("events []")));
+        assert!(is_error(e.handle(r#"gameover {"result":"aborted"}"#)));
+        assert!(is_error(e.handle("setoption name bot value nobody")));
+        assert!(is_error(e.handle("setoption name colour value red")));
+        assert!(is_error(e.handle("setoption name budget value lots")));
+        let l = lines(e.handle("junqi"));
+        assert_eq!(l.last().unwrap(), "junqiok");
+        assert!(l.contains(&"id protocol 1".to_string()));
+        assert_eq!(
+            lines(e.handle("newgame board two_player mode flip seat 0")),
+            Vec::<String>::new()
+        );
+        assert!(is_error(e.handle("deploy")), "flip has no deployment");
+        assert!(is_error(e.handle("go")), "go before an observation");
+        assert!(
+            is_error(e.handle("setoption name bot value random")),
+            "bot change mid-game"
+        );
+        assert_eq!(
+            lines(e.handle("newgame board two_player mode dark seat 1")),
+            Vec::<String>::new()
+        );
+        let d = lines(e.handle("deploy"));
+        assert!(d[0].starts_with("deployment "), "{d:?}");
+        assert!(is_error(e.handle("deploy")), "deploy twice");
+        // An observation of the wrong seat, or the wrong rules, is refused.
+        let rules = Rules::defaults(BoardKind::TwoPlayer, Mode::Dark).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        let pos = Position::random_start(rules, &mut rng);
+        assert!(is_error(
+            e.handle(&observation_line(&pos.observe(Observer::Seat(0))))
+        ));
+        let open = Position::random_start(
+            Rules::defaults(BoardKind::TwoPlayer, Mode::Open).unwrap(),
+            &mut rng,
+        );
+        assert!(is_error(
+            e.handle(&observation_line(&open.observe(Observer::Seat(1))))
+        ));
+        assert!(is_error(e.handle(r#"events [{"kind": "move"}]"#)));
+        // Seat 1's observation while seat 0 moves: go is refused; bestmove once it is its turn.
+        assert!(lines(e.handle(&observation_line(&pos.observe(Observer::Seat(1))))).is_empty());
+        assert!(is_error(e.handle("go")));
+        let mut pos = pos;
+        let a = pos.legal_actions()[0];
+        let mut ev = Vec::new();
+        pos.play(a, &mut ev).unwrap();
+        assert!(lines(e.handle(&events_line(pos.topology(), &ev))).is_empty());
+        let obs = pos.observe(Observer::Seat(1));
+        assert!(lines(e.handle(&observation_line(&obs))).is_empty());
+        let l = lines(e.handle("go iterations 3"));
+        assert!(l[0].starts_with("bestmove "), "{l:?}");
+        let chosen =
+            action_from_text(pos.topology(), l[0].trim_start_matches("bestmove ")).unwrap();
+        assert!(obs.legal_actions.contains(&chosen));
+        assert!(is_error(e.handle(r#"gameover null"#)));
+        assert!(lines(e.handle(r#"gameover {"result":"draw","reason":"agreement"}"#)).is_empty());
+        assert!(is_error(e.handle("go")), "no game any more");
+        assert_eq!(lines(e.handle("quit")), vec!["<quit>".to_string()]);
+    }
+
+    #[test]
+    fn observations_round_trip() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2);
+        for (board, mode) in [
+            (BoardKind::TwoPlayer, Mode::Dark),
+            (BoardKind::TwoPlayer, Mode::Flip),
+            (BoardKind::FourPlayer, Mode::HalfOpen),
+            (BoardKind::FourPlayer, Mode::Open),
+        ] {
+            let rules = Rules::defaults(board, mode).unwrap();
+            let mut pos = Position::random_start(rules, &mut rng);
+            for _ in 0..30 {
+                for s in 0..rules.seats() as Seat {
+                    let o = pos.observe(Observer::Seat(s));
+                    assert_eq!(observation_from_json(&observation_to_json(&o)).unwrap(), o);
+                }
+                if pos.is_over() {
+                    break;
+                }
+                let acts = pos.legal_actions();
+                let a = acts[rand::Rng::gen_range(&mut rng, 0..acts.len())];
+                pos.play(a, &mut Vec::new()).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn serve_answers_and_stops_at_quit() {
+        let input = "junqi\nisready\nbogus\nquit\nisready\n";
+        let mut out = Vec::new();
+        serve(Box::new(RandomBot::default()), input.as_bytes(), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.contains("junqiok\nreadyok\nerror unknown command \"bogus\"\n"),
+            "{text}"
+        );
+        assert_eq!(text.matches("readyok").count(), 1);
+        // Bytes that are not UTF-8 are an error line, not a crash.
+        let mut out = Vec::new();
+        serve(
+            Box::new(RandomBot::default()),
+            &b"\xff\xfe\nisready\n"[..],
+            &mut out,
+        )
+        .unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "error the line is not UTF-8\nreadyok\n"
+        );
+    }
+}

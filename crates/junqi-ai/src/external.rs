@@ -1,0 +1,443 @@
+//! [`ExternalBot`]: a [`Bot`] played by another program that speaks the engine protocol
+//! ([`crate::engine`], `docs/engine-protocol.md`) on its stdin and stdout.
+//!
+//! The program is started when the first game begins and kept for later games of the same bot
+//! value. Every answer is awaited with a time limit; an engine that answers with an illegal
+//! action, says `error`, exits, or does not answer in time makes the call return a
+//! [`BotError`] (the arena then forfeits the game and reports why), and is stopped.
+
+use crate::arena::BotFactory;
+use crate::bot::{Bot, BotError, Budget};
+use crate::engine::{budget_to_go, events_line, gameover_line, newgame_line, observation_line};
+use junqi_core::notation::action_from_text;
+use junqi_core::{Action, Deployment, Event, Observation, Rules, Seat, Topology};
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The default limit on each answer of an external engine (a `go` with a `movetime` budget gets
+/// that time plus this much).
+pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(10);
+
+/// Split a command line into words: white space separates, `'…'` and `"…"` quote, `\` escapes
+/// the next character (outside single quotes).
+pub fn split_command_line(s: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut in_word = false;
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut cur));
+                    in_word = false;
+                }
+            }
+            '\'' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => cur.push(c),
+                        None => return Err(format!("unclosed ' in command line {s:?}")),
+                    }
+                }
+            }
+            '"' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(c) => cur.push(c),
+                            None => return Err(format!("command line {s:?} ends in \\")),
+                        },
+                        Some(c) => cur.push(c),
+                        None => return Err(format!("unclosed \" in command line {s:?}")),
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                match chars.next() {
+                    Some(c) => cur.push(c),
+                    None => return Err(format!("command line {s:?} ends in \\")),
+                }
+            }
+            c => {
+                in_word = true;
+                cur.push(c);
+            }
+        }
+    }
+    if in_word {
+        words.push(cur);
+    }
+    if words.is_empty() {
+        return Err("empty command line".into());
+    }
+    Ok(words)
+}
+
+/// A line from the engine, or the end of its output.
+enum Line {
+    Text(String),
+    Eof,
+}
+
+/// A running engine process.
+struct Process {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<Line>,
+    stderr: Arc<Mutex<VecDeque<String>>>,
+}
+
+impl Process {
+    fn stop(mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.stdin.flush();
+        drop(self.stdin);
+        let deadline = Instant::now() + Duration::from_millis(300);
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(_)) => return,
+                Ok(None) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(5))
+                }
+                _ => break,
+            }
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A bot played by an external program over the engine protocol.
+pub struct ExternalBot {
+    argv: Vec<String>,
+    label: String,
+    limit: Duration,
+    proc: Option<Process>,
+    /// Set when the engine failed; every later call returns it until the next game.
+    failed: Option<String>,
+    engine_name: Option<String>,
+    topo: Option<&'static Topology>,
+}
+
+impl ExternalBot {
+    /// A bot that runs `command_line` (split by [`split_command_line`]; no shell is involved).
+    /// Nothing is started yet.
+    pub fn new(command_line: &str) -> Result<ExternalBot, String> {
+        let argv = split_command_line(command_line)?;
+        Ok(ExternalBot {
+            argv,
+            label: format!("cmd:{}", command_line.trim()),
+            limit: DEFAULT_TIME_LIMIT,
+            proc: None,
+            failed: None,
+            engine_name: None,
+            topo: None,
+        })
+    }
+
+    /// Set the limit on each answer (default [`DEFAULT_TIME_LIMIT`]).
+    pub fn with_time_limit(mut self, limit: Duration) -> ExternalBot {
+        self.limit = limit;
+        self
+    }
+
+    /// A factory of fresh external bots for the arena (each game starts its own process).
+    pub fn factory(command_line: &str, limit: Duration) -> Result<BotFactory, String> {
+        let line = command_line.to_string();
+        ExternalBot::new(&line)?;
+        Ok(Arc::new(move || {
+            let bot = ExternalBot::new(&line)
+                .expect("checked above")
+                .with_time_limit(limit);
+            Box::new(bot) as Box<dyn Bot>
+        }))
+    }
+
+    /// The name the engine gave (`id name`), once started.
+    pub fn engine_name(&self) -> Option<&str> {
+        self.engine_name.as_deref()
+    }
+
+    fn start(&mut self) -> Result<(), String> {
+        let mut child = Command::new(&self.argv[0])
+            .args(&self.argv[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("cannot start {:?}: {e}", self.argv[0]))?;
+        let (stdin, stdout, stderr) =
+            match (child.stdin.take(), child.stdout.take(), child.stderr.take()) {
+                (Some(i), Some(o), Some(e)) => (i, o, e),
+                _ => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    return Err("cannot connect to the engine's stdin/stdout".into());
+                }
+            };
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match r.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => {
+                        let _ = tx.send(Line::Eof);
+                        return;
+                    }
+                    Ok(_) => {
+                        let s = String::from_utf8_lossy(&buf)
+                            .trim_end_matches(['\n', '\r'])
+                            .to_string();
+                        if tx.send(Line::Text(s)).is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+        });
+        let tail = Arc::new(Mutex::new(VecDeque::new()));
+        let t = tail.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines() {
+                let Ok(line) = line else { return };
+                if let Ok(mut q) = t.lock() {
+                    if q.len() == 5 {
+                        q.pop_front();
+                    }
+                    q.push_back(line);
+                }
+            }
+        });
+        self.proc = Some(Process {
+            child,
+            stdin,
+            lines: rx,
+            stderr: tail,
+        });
+        self.send("junqi")?;
+        let limit = self.limit;
+        self.wait_for("junqiok", limit)?;
+        Ok(())
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), String> {
+        let p = self.proc.as_mut().ok_or("the engine is not running")?;
+        writeln!(p.stdin, "{line}")
+            .and_then(|_| p.stdin.flush())
+            .map_err(|e| format!("cannot write to the engine: {e}{}", exit_note(p)))
+    }
+
+    /// Read lines until one that is `prefix` or starts with `prefix` and a space; returns the
+    /// rest of that line. `id name` lines are noted; other lines are skipped.
+    fn wait_for(&mut self, prefix: &str, limit: Duration) -> Result<String, String> {
+        let deadline = Instant::now() + limit;
+        loop {
+            let p = self.proc.as_mut().ok_or("the engine is not running")?;
+            let left = deadline.saturating_duration_since(Instant::now());
+            match p.lines.recv_timeout(left) {
+                Ok(Line::Text(l)) => {
+                    let l = l.trim();
+                    if l == prefix {
+                        return Ok(String::new());
+                    }
+                    if let Some(rest) = l.strip_prefix(prefix).and_then(|r| r.strip_prefix(' ')) {
+                        return Ok(rest.trim().to_string());
+                    }
+                    if let Some(why) = l.strip_prefix("error") {
+                        return Err(format!("the engine said error:{why}"));
+                    }
+                    if let Some(name) = l.strip_prefix("id name ") {
+                        self.engine_name = Some(name.trim().to_string());
+                    }
+                }
+                Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => {
+                    // Give the process a moment to be reaped, for its exit status.
+                    let _ = (0..20).find(|_| {
+                        std::thread::sleep(Duration::from_millis(5));
+                        matches!(p.child.try_wait(), Ok(Some(_)))
+                    });
+                    return Err(format!(
+                        "the engine stopped before answering {prefix}{}",
+                        exit_note(p)
+                    ));
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(format!(
+                        "the engine did not answer {prefix} within {} ms",
+                        limit.as_millis()
+                    ));
+                }
+            }
+        }
+    }
+
+    /// Record a failure, stop the engine, and return the error.
+    fn fail(&mut self, why: String) -> BotError {
+        if let Some(p) = self.proc.take() {
+            p.stop();
+        }
+        self.failed = Some(why.clone());
+        BotError(why)
+    }
+
+    fn check(&self) -> Result<(), BotError> {
+        match &self.failed {
+            Some(why) => Err(BotError(why.clone())),
+            None => Ok(()),
+        }
+    }
+}
+
+/// ", exit status …; stderr: …" for an error message.
+fn exit_note(p: &mut Process) -> String {
+    let mut s = String::new();
+    if let Ok(Some(status)) = p.child.try_wait() {
+        s += &format!(" (it exited with {status})");
+    }
+    if let Ok(q) = p.stderr.lock() {
+        if !q.is_empty() {
+            s += &format!(
+                "; its stderr ends: {}",
+                q.iter().cloned().collect::<Vec<_>>().join(" | ")
+            );
+        }
+    }
+    s
+}
+
+impl Drop for ExternalBot {
+    fn drop(&mut self) {
+        if let Some(p) = self.proc.take() {
+            p.stop();
+        }
+    }
+}
+
+impl Bot for ExternalBot {
+    fn name(&self) -> String {
+        self.label.clone()
+    }
+
+    fn new_game(&mut self, rules: &Rules, seat: Seat, seed: u64) {
+        self.failed = None;
+        self.topo = Some(Topology::get(rules.board, rules.middle_rail()));
+        let r = (|| {
+            if self.proc.is_none() {
+                self.start()?;
+            }
+            self.send(&newgame_line(rules, seat, seed))?;
+            self.send("isready")?;
+            let limit = self.limit;
+            self.wait_for("readyok", limit).map(|_| ())
+        })();
+        if let Err(e) = r {
+            self.fail(e);
+        }
+    }
+
+    fn deploy(&mut self) -> Result<Deployment, BotError> {
+        self.check()?;
+        let limit = self.limit;
+        let text = self
+            .send("deploy")
+            .and_then(|_| self.wait_for("deployment", limit))
+            .map_err(|e| self.fail(e))?;
+        Deployment::from_text(&text).map_err(|e| self.fail(format!("bad deployment {text:?}: {e}")))
+    }
+
+    fn observe(&mut self, events: &[Event], obs: &Observation) {
+        if self.failed.is_some() {
+            return;
+        }
+        let topo = obs.topology();
+        let mut r = Ok(());
+        if !events.is_empty() {
+            r = self.send(&events_line(topo, events));
+        }
+        r = r.and_then(|_| self.send(&observation_line(obs)));
+        if let Some(o) = obs.outcome {
+            r = r.and_then(|_| self.send(&gameover_line(o)));
+        }
+        if let Err(e) = r {
+            self.fail(e);
+        }
+    }
+
+    fn choose(&mut self, obs: &Observation, budget: Budget) -> Result<Action, BotError> {
+        self.check()?;
+        let limit = match budget {
+            Budget::Time(d) => d + self.limit,
+            _ => self.limit,
+        };
+        let text = self
+            .send(&budget_to_go(budget))
+            .and_then(|_| self.wait_for("bestmove", limit))
+            .map_err(|e| self.fail(e))?;
+        let topo = self.topo.unwrap_or_else(|| obs.topology());
+        let action = action_from_text(topo, &text)
+            .map_err(|e| self.fail(format!("bad bestmove {text:?}: {e}")))?;
+        if !obs.legal_actions.contains(&action) {
+            return Err(self.fail(format!("illegal action {text} from the engine")));
+        }
+        Ok(action)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_lines_split() {
+        assert_eq!(
+            split_command_line("junqi engine --bot random").unwrap(),
+            ["junqi", "engine", "--bot", "random"]
+        );
+        assert_eq!(
+            split_command_line(r#"  a 'b c' "d \"e\"" f\ g "#).unwrap(),
+            ["a", "b c", "d \"e\"", "f g"]
+        );
+        assert_eq!(split_command_line("''").unwrap(), [""]);
+        assert!(split_command_line("   ").is_err());
+        assert!(split_command_line("a 'b").is_err());
+        assert!(split_command_line("a \"b").is_err());
+        assert!(split_command_line("a \\").is_err());
+    }
+
+    #[test]
+    fn a_missing_program_is_a_bot_error() {
+        let rules =
+            Rules::defaults(junqi_core::BoardKind::TwoPlayer, junqi_core::Mode::Dark).unwrap();
+        let mut b = ExternalBot::new("/nonexistent/engine --x").unwrap();
+        b.new_game(&rules, 0, 1);
+        let e = b.deploy().unwrap_err();
+        assert!(e.0.contains("cannot start"), "{e}");
+    }
+
+    #[test]
+    fn a_program_that_exits_is_a_bot_error() {
+        let rules =
+            Rules::defaults(junqi_core::BoardKind::TwoPlayer, junqi_core::Mode::Dark).unwrap();
+        let mut b = ExternalBot::new("false")
+            .unwrap()
+            .with_time_limit(Duration::from_secs(5));
+        b.new_game(&rules, 0, 1);
+        let e = b.deploy().unwrap_err();
+        assert!(
+            e.0.contains("stopped") || e.0.contains("cannot write"),
+            "{e}"
+        );
+    }
+}
