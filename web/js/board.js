@@ -1,0 +1,311 @@
+// Board topology (RULES §2) and drawing layout, mirroring crates/junqi-core/src/topology.rs:
+// squares with kinds (station, camp, hq), rail squares, road and rail edges, straight rail
+// lines, local coordinates (§2.3). Pure data: importable in node for the unit tests, which
+// check it against the Rust topology through `junqi rules legal`.
+
+export const LOCAL_CAMPS = [[1, 1], [1, 3], [2, 2], [3, 1], [3, 3]];
+export const LOCAL_HQS = [[5, 1], [5, 3]];
+
+export function isLocalCamp(r, c) {
+  return LOCAL_CAMPS.some(([a, b]) => a === r && b === c);
+}
+export function isLocalHq(r, c) {
+  return LOCAL_HQS.some(([a, b]) => a === r && b === c);
+}
+
+export const FILES = 'abcdefghijklmnopq';
+export function squareName(file, rank) {
+  return FILES[file] + rank;
+}
+export function parseSquare(name) {
+  const f = FILES.indexOf(name[0]);
+  const r = Number(name.slice(1));
+  return [f, r];
+}
+
+/** Local (row, col) → (file index, rank) per board and seat (§2.3). */
+const MAPS = {
+  two_player: [
+    (r, c) => [c, 6 - r],
+    (r, c) => [4 - c, 7 + r],
+  ],
+  four_player: [
+    (r, c) => [6 + c, 6 - r],
+    (r, c) => [11 + r, 7 + c],
+    (r, c) => [10 - c, 12 + r],
+    (r, c) => [5 - r, 11 - c],
+  ],
+};
+
+export const SEATS = { two_player: 2, four_player: 4 };
+
+class Topology {
+  constructor(board, middleRail) {
+    this.board = board;
+    this.middleRail = middleRail;
+    this.seats = SEATS[board];
+    /** name → {name, file, rank, kind: 'station'|'camp'|'hq', rail, home: {seat,row,col}|null} */
+    this.squares = new Map();
+    this.roadEdges = []; // [a, b, diagonal] one-step edges that are not rail edges
+    this.railEdges = []; // [a, b]
+    this.lines = [];
+    this.local = []; // local[seat][row][col] = name
+    this.stepAdj = new Map(); // name → Set(name), every one-step neighbour
+    this.railAdj = new Map();
+    this.counts = { road: 0, diagonal: 0, rail: 0 };
+  }
+  addSquare(file, rank) {
+    const name = squareName(file, rank);
+    this.squares.set(name, { name, file, rank, kind: 'station', rail: false, home: null });
+    this.stepAdj.set(name, new Set());
+    this.railAdj.set(name, new Set());
+    return name;
+  }
+  has(name) {
+    return this.squares.has(name);
+  }
+  sq(file, rank) {
+    const n = squareName(file, rank);
+    if (!this.squares.has(n)) throw new Error(`no square ${n}`);
+    return n;
+  }
+  link(a, b) {
+    this.stepAdj.get(a).add(b);
+    this.stepAdj.get(b).add(a);
+  }
+  road(a, b, diagonal) {
+    if (this.stepAdj.get(a).has(b)) throw new Error(`duplicate road ${a}-${b}`);
+    this.link(a, b);
+    this.counts[diagonal ? 'diagonal' : 'road'] += 1;
+  }
+  /** Mark an existing one-step edge (or a new one) as rail. */
+  rail(a, b, isNew) {
+    if (this.railAdj.get(a).has(b)) throw new Error(`duplicate rail ${a}-${b}`);
+    if (isNew) this.link(a, b);
+    this.railAdj.get(a).add(b);
+    this.railAdj.get(b).add(a);
+    this.counts.rail += 1;
+  }
+  territory(seat, map) {
+    const local = [];
+    for (let r = 0; r < 6; r++) {
+      local.push([]);
+      for (let c = 0; c < 5; c++) {
+        const [f, k] = map(r, c);
+        const n = this.sq(f, k);
+        local[r].push(n);
+        const s = this.squares.get(n);
+        s.home = { seat, row: r, col: c };
+        if (isLocalCamp(r, c)) s.kind = 'camp';
+        else if (isLocalHq(r, c)) s.kind = 'hq';
+      }
+    }
+    for (let r = 0; r < 6; r++) {
+      for (let c = 0; c < 5; c++) {
+        if (r + 1 < 6) this.road(local[r][c], local[r + 1][c], false);
+        if (c + 1 < 5) this.road(local[r][c], local[r][c + 1], false);
+      }
+    }
+    const seen = new Set();
+    for (const [r, c] of LOCAL_CAMPS) {
+      for (const [dr, dc] of [[-1, -1], [-1, 1], [1, -1], [1, 1]]) {
+        const a = local[r][c];
+        const b = local[r + dr][c + dc];
+        const key = [a, b].sort().join('-');
+        if (!seen.has(key)) {
+          seen.add(key);
+          this.road(a, b, true);
+        }
+      }
+    }
+    return local;
+  }
+  finish() {
+    // Drawing lists: rail edges, and the one-step edges that are not rail.
+    const done = new Set();
+    for (const [a, set] of this.stepAdj) {
+      for (const b of set) {
+        const key = a < b ? `${a}-${b}` : `${b}-${a}`;
+        if (done.has(key)) continue;
+        done.add(key);
+        if (this.railAdj.get(a).has(b)) this.railEdges.push([a, b]);
+        else {
+          const A = this.squares.get(a);
+          const B = this.squares.get(b);
+          this.roadEdges.push([a, b, A.file !== B.file && A.rank !== B.rank]);
+        }
+      }
+    }
+    for (const line of this.lines) {
+      for (let i = 0; i + 1 < line.length; i++) {
+        if (!this.railAdj.get(line[i]).has(line[i + 1])) {
+          throw new Error(`line step ${line[i]}-${line[i + 1]} is not rail`);
+        }
+      }
+    }
+    return this;
+  }
+  get(name) {
+    return this.squares.get(name);
+  }
+  names() {
+    return [...this.squares.keys()];
+  }
+  localSquare(seat, row, col) {
+    return this.local[seat][row][col];
+  }
+  hqsOf(seat) {
+    return [this.local[seat][5][1], this.local[seat][5][3]];
+  }
+  /** Squares of a seat's territory (30), by local row then col. */
+  territoryOf(seat) {
+    return this.local[seat].flat();
+  }
+}
+
+function buildTwo(middleRail) {
+  const t = new Topology('two_player', middleRail);
+  for (let rank = 1; rank <= 12; rank++) for (let file = 0; file < 5; file++) t.addSquare(file, rank);
+  t.local[0] = t.territory(0, MAPS.two_player[0]);
+  t.local[1] = t.territory(1, MAPS.two_player[1]);
+  const isRail = (f, r) => [2, 6, 7, 11].includes(r) || ((f === 0 || f === 4) && r >= 2 && r <= 11);
+  for (let f = 0; f < 5; f++) for (let r = 1; r <= 12; r++) if (isRail(f, r)) t.get(t.sq(f, r)).rail = true;
+  for (let f = 0; f < 5; f++) {
+    for (let r = 1; r <= 12; r++) {
+      for (const [df, dr] of [[1, 0], [0, 1]]) {
+        const nf = f + df;
+        const nr = r + dr;
+        if (nf > 4 || nr > 12 || !isRail(f, r) || !isRail(nf, nr)) continue;
+        const a = t.sq(f, r);
+        const b = t.sq(nf, nr);
+        const crossing = r === 6 && nr === 7;
+        if (crossing && (f === 1 || f === 3)) continue;
+        if (crossing && f === 2 && !middleRail) {
+          t.road(a, b, false);
+          continue;
+        }
+        if (crossing) t.road(a, b, false);
+        t.rail(a, b, false);
+      }
+    }
+  }
+  for (const r of [2, 6, 7, 11]) t.lines.push([0, 1, 2, 3, 4].map((f) => t.sq(f, r)));
+  for (const f of [0, 4]) {
+    const line = [];
+    for (let r = 2; r <= 11; r++) line.push(t.sq(f, r));
+    t.lines.push(line);
+  }
+  if (middleRail) t.lines.push([t.sq(2, 6), t.sq(2, 7)]);
+  return t.finish();
+}
+
+function buildFour() {
+  const t = new Topology('four_player', true);
+  const maps = MAPS.four_player;
+  const inArm = new Set();
+  for (const m of maps) for (let r = 0; r < 6; r++) for (let c = 0; c < 5; c++) inArm.add(m(r, c).join(','));
+  for (let rank = 1; rank <= 17; rank++) {
+    for (let file = 0; file < 17; file++) {
+      const centre = [6, 8, 10].includes(file) && [7, 9, 11].includes(rank);
+      if (inArm.has(`${file},${rank}`) || centre) t.addSquare(file, rank);
+    }
+  }
+  for (let seat = 0; seat < 4; seat++) t.local[seat] = t.territory(seat, maps[seat]);
+  const forward = [[0, 1], [-1, 0], [0, -1], [1, 0]];
+  const ring = (r, c) => r === 0 || r === 4 || ((c === 0 || c === 4) && r <= 4);
+  for (let seat = 0; seat < 4; seat++) {
+    const loc = t.local[seat];
+    for (let r = 0; r < 6; r++) for (let c = 0; c < 5; c++) if (ring(r, c)) t.get(loc[r][c]).rail = true;
+    for (let r = 0; r < 5; r++) {
+      for (let c = 0; c < 5; c++) {
+        for (const [nr, nc] of [[r + 1, c], [r, c + 1]]) {
+          if (nr < 5 && nc < 5 && ring(r, c) && ring(nr, nc)) t.rail(loc[r][c], loc[nr][nc], false);
+        }
+      }
+    }
+    const [df, dr] = forward[seat];
+    for (const c of [0, 2, 4]) {
+      const s = t.get(loc[0][c]);
+      t.rail(s.name, t.sq(s.file + df, s.rank + dr), true);
+    }
+  }
+  for (const f of [6, 8, 10]) for (const r of [7, 9, 11]) t.get(t.sq(f, r)).rail = true;
+  for (const f of [6, 8, 10]) {
+    for (const r of [7, 9, 11]) {
+      if (f < 10) t.rail(t.sq(f, r), t.sq(f + 2, r), true);
+      if (r < 11) t.rail(t.sq(f, r), t.sq(f, r + 2), true);
+    }
+  }
+  t.arcs = [['g6', 'f7'], ['k6', 'l7'], ['k12', 'l11'], ['g12', 'f11']];
+  for (const [a, b] of t.arcs) t.rail(a, b, true);
+  const expand = (part) => {
+    if (!part.includes('-')) return [t.sq(...parseSquare(part))];
+    const [x, y] = part.split('-').map(parseSquare);
+    const steps = Math.max(Math.abs(x[0] - y[0]), Math.abs(x[1] - y[1]));
+    const df = Math.sign(y[0] - x[0]);
+    const dr = Math.sign(y[1] - x[1]);
+    const out = [];
+    for (let i = 0; i <= steps; i++) out.push(t.sq(x[0] + df * i, x[1] + dr * i));
+    return out;
+  };
+  const specs = [
+    'g2-k2', 'g16-k16', 'b7-b11', 'p7-p11', 'g6-k6', 'g12-k12', 'f7-f11', 'l7-l11',
+    'g2-g6 g7 g9 g11 g12-g16', 'k2-k6 k7 k9 k11 k12-k16',
+    'b7-f7 g7 i7 k7 l7-p7', 'b11-f11 g11 i11 k11 l11-p11',
+    'i6 i7 i9 i11 i12', 'f9 g9 i9 k9 l9',
+    'g16-g12 f11-b11', 'k16-k12 l11-p11', 'g2-g6 f7-b7', 'k2-k6 l7-p7',
+  ];
+  for (const s of specs) t.lines.push(s.split(/\s+/).flatMap(expand));
+  return t.finish();
+}
+
+const cache = new Map();
+/** The topology of a board ('two_player' | 'four_player'); middleRail for two-player c6–c7. */
+export function topology(board, middleRail = true) {
+  const key = `${board}/${board === 'two_player' ? middleRail : true}`;
+  if (!cache.has(key)) {
+    if (board === 'two_player') cache.set(key, buildTwo(middleRail));
+    else if (board === 'four_player') cache.set(key, buildFour());
+    else throw new Error(`unknown board ${board}`);
+  }
+  return cache.get(key);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Movement on an empty board, used by the unit tests to compare with the Rust generator and by
+// the deployment editor's preview. The game itself takes legal actions from the server.
+
+/** Squares a non-engineer on `from` may reach on an empty board (steps and straight slides). */
+export function slideTargets(t, from) {
+  const out = new Set(t.stepAdj.get(from));
+  if (t.get(from).rail) {
+    for (const line of t.lines) {
+      const i = line.indexOf(from);
+      if (i < 0) continue;
+      for (let j = 0; j < line.length; j++) if (j !== i) out.add(line[j]);
+    }
+  }
+  out.delete(from);
+  return out;
+}
+
+/** Squares an engineer on `from` may reach on an empty board. */
+export function engineerTargets(t, from) {
+  const out = new Set(t.stepAdj.get(from));
+  if (t.get(from).rail) {
+    const stack = [from];
+    const seen = new Set([from]);
+    while (stack.length) {
+      const s = stack.pop();
+      for (const n of t.railAdj.get(s)) {
+        if (!seen.has(n)) {
+          seen.add(n);
+          out.add(n);
+          stack.push(n);
+        }
+      }
+    }
+  }
+  out.delete(from);
+  return out;
+}
