@@ -178,7 +178,8 @@ impl Position {
             self.put(to, c);
             ev.push(Event::Move { seat: mover, from, to });
             if carry {
-                self.carrier_moved(from, to, ev, step);
+                self.follow_carrier(from, to);
+                self.check_carried_home(to, ev, step);
             }
             return false;
         }
@@ -211,27 +212,33 @@ impl Position {
             // Every result that keeps the attacker removes the defender.
             self.put(to, attacker);
         }
+        let mut flag_loser = None;
         if res.result == AttackResult::FlagCaptured {
             let flag_seat = defender.seat();
             if carry {
-                // The carrier takes the square and carries the flag.
+                // The capturer takes the square and carries the flag.
                 self.carries[flag_seat as usize] = Some(Carry { carrier: to, captured_at: to });
             } else {
-                let loser = self.seat_of_colour(flag_seat).unwrap_or(flag_seat);
-                self.eliminate(loser, EliminationReason::FlagCaptured, ev, step);
+                flag_loser = Some(self.seat_of_colour(flag_seat).unwrap_or(flag_seat));
             }
+        } else if carry && res.attacker_survives {
+            self.follow_carrier(from, to);
         }
         for f in returns.into_iter().flatten() {
             self.return_flag(f);
         }
-        if carry && res.attacker_survives {
-            self.carrier_moved(from, to, ev, step);
-        }
-        // Marshal losses reveal flags, attacker's first.
+        // Announcements first (marshal losses reveal flags, the attacker's first), then the
+        // eliminations that end step 1.
         if self.rules.options.reveal_flag_on_marshal_loss {
             for seat in lost_marshals.into_iter().flatten() {
                 self.reveal_flag(seat, ev);
             }
+        }
+        if let Some(loser) = flag_loser {
+            self.eliminate(loser, EliminationReason::FlagCaptured, ev, step);
+        }
+        if carry && res.attacker_survives {
+            self.check_carried_home(to, ev, step);
         }
         true
     }
@@ -241,18 +248,21 @@ impl Position {
         (0..4u8).find(|&f| self.carries[f as usize].is_some_and(|c| c.carrier == sq))
     }
 
-    /// Under `carry_home`: follow a carrier that moved, and eliminate the flag's seat once the
-    /// carrier stands on one of its own HQs.
-    fn carrier_moved(&mut self, from: Square, to: Square, ev: &mut impl EventSink, step: &mut Step) {
-        let moved_carry = (0..4u8).find(|&f| self.carries[f as usize].is_some_and(|c| c.carrier == from && from != to));
-        if let Some(f) = moved_carry {
-            if let Some(c) = self.carries[f as usize].as_mut() {
+    /// Under `carry_home`: a carrier that moved from `from` to `to` takes its flag along.
+    fn follow_carrier(&mut self, from: Square, to: Square) {
+        for c in self.carries.iter_mut().flatten() {
+            if c.carrier == from {
                 c.carrier = to;
             }
         }
-        let Some(f) = self.carried_by(to) else { return };
-        let owner = self.cells[to.index()].seat();
-        if has_word(&self.topo.seat_hqs[owner as usize], to.0) {
+    }
+
+    /// Under `carry_home`: the flag's seat is eliminated once its carrier stands on one of the
+    /// carrier's own HQs.
+    fn check_carried_home(&mut self, at: Square, ev: &mut impl EventSink, step: &mut Step) {
+        let Some(f) = self.carried_by(at) else { return };
+        let owner = self.cells[at.index()].seat();
+        if has_word(&self.topo.seat_hqs[owner as usize], at.0) {
             self.carries[f as usize] = None;
             self.eliminate(f, EliminationReason::FlagCaptured, ev, step);
         }
