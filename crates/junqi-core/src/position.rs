@@ -321,9 +321,8 @@ impl Position {
         if s.captured_flags.len() != pos.carries.iter().flatten().count() {
             return err("captured_flags lists a seat twice".into());
         }
-        if eliminated >> s.to_move & 1 != 0 {
-            return err(format!("seat {} is to move but is eliminated", s.to_move));
-        }
+        // `to_move` may name an eliminated seat: once a game is over it stays the seat that acted
+        // last, which may have eliminated itself (RULES §7.1). Such a seat has no legal action.
         Ok(pos)
     }
 
