@@ -665,3 +665,63 @@ fn draw_by_agreement() {
     assert!(p.timeout(&mut Vec::new()).is_err());
     assert!(p.agree_draw().is_err());
 }
+
+#[test]
+fn max_plies_defaults_to_2000() {
+    let mut p = quiet_two().plies(1998, 0).build();
+    play(&mut p, "c3-c2");
+    assert_eq!(outcome(&p), "none");
+    play(&mut p, "c10-c11");
+    assert_eq!(
+        (outcome(&p), p.plies()),
+        ("draw max_plies".to_string(), 2000)
+    );
+}
+
+#[test]
+fn four_player_turn_passes_over_a_seat_eliminated_by_the_move() {
+    // South takes East's last movable piece; East (with its marshal locked in an HQ) leaves the
+    // board without a flag reveal, and North moves next.
+    let mut p = Pos::four()
+        .with(&[("h4", 0, Captain), ("j14", 2, Captain), ("d10", 3, Captain)])
+        .with(&[
+            ("k6", 0, General),
+            ("l7", 1, Lieutenant),
+            ("q10", 1, Marshal),
+            ("q8", 1, Flag),
+        ])
+        .build();
+    assert_eq!(
+        play(&mut p, "k6-l7"),
+        ev(&[
+            "attack 0 k6-l7 attacker_wins",
+            "eliminated 1 no_movable_pieces"
+        ])
+    );
+    assert!(p.pieces().all(|(_, x)| x.seat != 1));
+    assert_eq!((p.to_move(), outcome(&p)), (2, "none".to_string()));
+}
+
+#[test]
+fn four_player_a_mover_that_eliminates_itself_passes_the_turn() {
+    // West's last movable piece dies on South's landmine; South (next) moves on.
+    let mut p = Pos::four()
+        .with(&[
+            ("h4", 0, Captain),
+            ("g6", 0, Landmine),
+            ("n8", 1, Captain),
+            ("j14", 2, Captain),
+        ])
+        .with(&[("f7", 3, Captain), ("a10", 3, Flag)])
+        .turn(3)
+        .build();
+    assert_eq!(
+        play(&mut p, "f7-g6"),
+        ev(&[
+            "attack 3 f7-g6 defender_wins",
+            "eliminated 3 no_movable_pieces"
+        ])
+    );
+    assert!(p.pieces().all(|(_, x)| x.seat != 3));
+    assert_eq!((p.to_move(), outcome(&p)), (0, "none".to_string()));
+}
