@@ -359,10 +359,12 @@ impl Record {
                         outcome_to_text(o)
                     ))
                 }
-                None => return Err(format!(
+                None => {
+                    return Err(format!(
                     "the record states the result `{}`, but after the replay the game is not over",
                     outcome_to_text(r)
-                )),
+                ))
+                }
             }
         }
         Ok(pos)
