@@ -5,7 +5,10 @@
 //! whatever the thread count.
 
 use crate::bot::{Bot, BotError, Budget};
-use junqi_core::{Action, BoardKind, Deployment, EliminationReason, Event, Observer, Outcome, Position, Rules, Seat};
+use junqi_core::{
+    Action, BoardKind, Deployment, EliminationReason, Event, Observer, Outcome, Position, Rules,
+    Seat,
+};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
@@ -32,7 +35,11 @@ pub fn play_game(rules: Rules, bots: &mut [Box<dyn Bot>], seed: u64, budget: Bud
     let seats = rules.seats();
     assert_eq!(bots.len(), seats, "one bot per seat");
     for (s, b) in bots.iter_mut().enumerate() {
-        b.new_game(&rules, s as Seat, seed.wrapping_mul(31).wrapping_add(s as u64 + 1));
+        b.new_game(
+            &rules,
+            s as Seat,
+            seed.wrapping_mul(31).wrapping_add(s as u64 + 1),
+        );
     }
     let forfeit = |pos: &mut Position, seat: Seat, why: String| -> GameResult {
         // A failing bot loses: it resigns (four-player: its whole side is out).
@@ -89,7 +96,11 @@ pub fn play_game(rules: Rules, bots: &mut [Box<dyn Bot>], seed: u64, budget: Bud
             b.observe(&events, &pos.observe(Observer::Seat(s as Seat)));
         }
     }
-    GameResult { outcome: pos.outcome().expect("over"), plies: pos.plies(), forfeit: None }
+    GameResult {
+        outcome: pos.outcome().expect("over"),
+        plies: pos.plies(),
+        forfeit: None,
+    }
 }
 
 fn action_text(pos: &Position, a: Action) -> String {
@@ -189,8 +200,11 @@ pub fn run_match(cfg: MatchConfig, a: BotFactory, b: BotFactory) -> MatchReport 
                     break;
                 }
                 let pair = i / 2;
-                let first_bot_south = i % 2 == 0;
-                let seed = cfg.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(pair);
+                let first_bot_south = i.is_multiple_of(2);
+                let seed = cfg
+                    .seed
+                    .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                    .wrapping_add(pair);
                 let seats = cfg.rules.seats();
                 let mut bots: Vec<Box<dyn Bot>> = (0..seats)
                     .map(|s| {
@@ -215,11 +229,21 @@ pub fn run_match(cfg: MatchConfig, a: BotFactory, b: BotFactory) -> MatchReport 
                     }
                     _ => 0.5,
                 };
-                results.lock().expect("results")[i as usize] = Some(MatchGame { index: i, first_bot_south, result, score });
+                results.lock().expect("results")[i as usize] = Some(MatchGame {
+                    index: i,
+                    first_bot_south,
+                    result,
+                    score,
+                });
             });
         }
     });
-    let per_game: Vec<MatchGame> = results.into_inner().expect("results").into_iter().map(|g| g.expect("played")).collect();
+    let per_game: Vec<MatchGame> = results
+        .into_inner()
+        .expect("results")
+        .into_iter()
+        .map(|g| g.expect("played"))
+        .collect();
     report(names, per_game, start.elapsed().as_secs_f64())
 }
 
@@ -262,7 +286,11 @@ fn report(names: [String; 2], per_game: Vec<MatchGame>, seconds: f64) -> MatchRe
     let wins = per_game.iter().filter(|g| g.score == 1.0).count() as u64;
     let losses = per_game.iter().filter(|g| g.score == 0.0).count() as u64;
     let draws = n - wins - losses;
-    let score = if n == 0 { 0.5 } else { (wins as f64 + draws as f64 / 2.0) / n as f64 };
+    let score = if n == 0 {
+        0.5
+    } else {
+        (wins as f64 + draws as f64 / 2.0) / n as f64
+    };
     let (ci_low, ci_high) = wilson(score, n as f64);
     let mut reasons = BTreeMap::new();
     let mut forfeits = Vec::new();
@@ -338,7 +366,10 @@ mod tests {
     #[test]
     fn wilson_and_elo() {
         let (lo, hi) = wilson(0.5, 100.0);
-        assert!((lo - 0.4038).abs() < 1e-3 && (hi - 0.5962).abs() < 1e-3, "{lo} {hi}");
+        assert!(
+            (lo - 0.4038).abs() < 1e-3 && (hi - 0.5962).abs() < 1e-3,
+            "{lo} {hi}"
+        );
         assert!(elo(0.5).abs() < 1e-9);
         assert!((elo(0.75) - 190.85).abs() < 0.1);
     }
@@ -347,11 +378,22 @@ mod tests {
     fn random_vs_random_is_reproducible_across_thread_counts() {
         let rules = Rules::defaults(BoardKind::TwoPlayer, Mode::Dark).unwrap();
         let f: BotFactory = Arc::new(|| Box::new(RandomBot::default()) as Box<dyn Bot>);
-        let cfg = MatchConfig { rules, games: 10, seed: 3, budget: Budget::Iterations(1), threads: 1 };
+        let cfg = MatchConfig {
+            rules,
+            games: 10,
+            seed: 3,
+            budget: Budget::Iterations(1),
+            threads: 1,
+        };
         let one = run_match(cfg, f.clone(), f.clone());
         let two = run_match(MatchConfig { threads: 2, ..cfg }, f.clone(), f);
         assert_eq!(one.games, 10);
-        let scores = |r: &MatchReport| r.per_game.iter().map(|g| (g.score, g.result.plies)).collect::<Vec<_>>();
+        let scores = |r: &MatchReport| {
+            r.per_game
+                .iter()
+                .map(|g| (g.score, g.result.plies))
+                .collect::<Vec<_>>()
+        };
         assert_eq!(scores(&one), scores(&two));
         assert_eq!(one.wins + one.draws + one.losses, 10);
     }

@@ -7,7 +7,9 @@
 #![warn(missing_docs)]
 
 pub mod arena;
+pub mod belief;
 pub mod bot;
+pub mod deploygen;
 pub mod engine;
 pub mod external;
 pub mod registry;
