@@ -422,3 +422,104 @@ fn a_move_never_ends_on_an_own_piece() {
         .build();
     assert_dests(&p, "c3", &["b3", "c4", "d3"]);
 }
+
+// ---- §2 boards and §2.3 local coordinates ------------------------------------------------------
+
+fn squares_of_kind(t: &junqi_core::Topology, kind: junqi_core::SquareKind) -> Vec<String> {
+    sorted(
+        t.squares()
+            .filter(|&s| t.kind(s) == kind)
+            .map(|s| t.name(s).to_string()),
+    )
+}
+
+#[test]
+fn board_squares_hqs_and_camps() {
+    use junqi_core::{SquareKind, Topology};
+    let t = Topology::get(BoardKind::TwoPlayer, true);
+    assert_eq!(t.len(), 60);
+    assert_eq!(
+        squares_of_kind(t, SquareKind::Headquarters),
+        sorted(["b1", "d1", "b12", "d12"])
+    );
+    assert_eq!(
+        squares_of_kind(t, SquareKind::Camp),
+        sorted(["b3", "d3", "c4", "b5", "d5", "b8", "d8", "c9", "b10", "d10"])
+    );
+    assert_eq!(t.rail_square_count(), 32);
+    let t = Topology::get(BoardKind::FourPlayer, true);
+    assert_eq!(t.len(), 129);
+    assert_eq!(
+        squares_of_kind(t, SquareKind::Headquarters),
+        sorted(["h1", "j1", "q8", "q10", "h17", "j17", "a8", "a10"])
+    );
+    assert_eq!(
+        squares_of_kind(t, SquareKind::Camp),
+        sorted([
+            "h3", "j3", "i4", "h5", "j5", "o8", "o10", "n9", "m8", "m10", "h15", "j15", "i14",
+            "h13", "j13", "c8", "c10", "d9", "e8", "e10",
+        ])
+    );
+    // The centre: nine rail squares, nothing else.
+    for n in ["g7", "i7", "k7", "g9", "i9", "k9", "g11", "i11", "k11"] {
+        let s = t.parse_square(n).unwrap();
+        assert!(
+            t.is_rail(s) && t.kind(s) == SquareKind::Station && t.home(s).is_none(),
+            "{n}"
+        );
+    }
+    for n in ["h7", "h8", "j10", "f6", "l6", "a1", "q17"] {
+        assert!(t.parse_square(n).is_none(), "{n} is not a square");
+    }
+}
+
+#[test]
+fn local_coordinates_map_as_in_section_2_3() {
+    use junqi_core::Topology;
+    let cases: &[(BoardKind, u8, [&str; 4])] = &[
+        // seat, then local (0,0), (5,1), (5,3), (2,2)
+        (BoardKind::TwoPlayer, 0, ["a6", "b1", "d1", "c4"]),
+        (BoardKind::TwoPlayer, 1, ["e7", "d12", "b12", "c9"]),
+        (BoardKind::FourPlayer, 0, ["g6", "h1", "j1", "i4"]),
+        (BoardKind::FourPlayer, 1, ["l7", "q8", "q10", "n9"]),
+        (BoardKind::FourPlayer, 2, ["k12", "j17", "h17", "i14"]),
+        (BoardKind::FourPlayer, 3, ["f11", "a10", "a8", "d9"]),
+    ];
+    for &(board, seat, names) in cases {
+        let t = Topology::get(board, true);
+        let got: Vec<&str> = [(0, 0), (5, 1), (5, 3), (2, 2)]
+            .iter()
+            .map(|&(r, c)| t.name(t.local(seat, r, c)))
+            .collect();
+        assert_eq!(got, names, "{board} seat {seat}");
+        assert_eq!(
+            t.hqs_of(seat).map(|s| t.name(s).to_string()),
+            [names[1].to_string(), names[2].to_string()]
+        );
+    }
+}
+
+#[test]
+fn four_player_every_arc_line_is_travelled_end_to_end_both_ways() {
+    // The four arc lines of §2.2: each end reaches the other in one slide, and nothing off the
+    // arc line beyond the turn (e.g. h12 for the first).
+    for (a, b, not) in [
+        ("g16", "b11", "h12"),
+        ("k16", "p11", "j12"),
+        ("g2", "b7", "h6"),
+        ("k2", "p7", "j6"),
+    ] {
+        for (from, to) in [(a, b), (b, a)] {
+            let p = Pos::four().with(&[(from, 0, Captain)]).build();
+            let d = dests(&p, from);
+            assert!(
+                d.contains(&to.to_string()),
+                "{from} should reach {to}: {d:?}"
+            );
+            assert!(
+                !d.contains(&not.to_string()),
+                "{from} must not reach {not}: {d:?}"
+            );
+        }
+    }
+}

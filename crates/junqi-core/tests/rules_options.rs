@@ -525,3 +525,37 @@ fn carry_home_two_player_carried_flag_disappears_when_its_seat_is_out_another_wa
         ("win 0 resigned".into(), None, Some((0, Engineer)))
     );
 }
+
+// ---- modes -------------------------------------------------------------------------------------
+
+#[test]
+fn open_and_half_open_change_visibility_only() {
+    // The same four-player position plays the same in dark, open and half-open play.
+    let pieces: &[(&str, u8, Role)] = &[
+        ("k6", 0, Marshal),
+        ("l7", 1, Marshal),
+        ("h1", 0, Flag),
+        ("q8", 1, Flag),
+        ("h4", 0, Captain),
+        ("n8", 1, Captain),
+        ("j14", 2, Captain),
+        ("d10", 3, Captain),
+    ];
+    let mut results = Vec::new();
+    for mode in [Mode::Dark, Mode::Open, Mode::HalfOpen] {
+        let mut p = Pos::four().mode(mode).with(pieces).build();
+        let before = actions(&p);
+        let e = play(&mut p, "k6-l7");
+        results.push((before, e, board(&p), p.to_move()));
+    }
+    assert_eq!(results[0], results[1]);
+    assert_eq!(results[0], results[2]);
+    assert_eq!(
+        results[0].1,
+        ev(&[
+            "attack 0 k6-l7 both_removed",
+            "flag_revealed 0 h1",
+            "flag_revealed 1 q8"
+        ])
+    );
+}
