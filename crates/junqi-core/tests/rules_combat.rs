@@ -301,3 +301,29 @@ fn dark_play_never_names_the_pieces_in_an_attack() {
     fight(&mut p);
     assert!(!p.is_public(sq(&p, "a7")));
 }
+
+#[test]
+fn four_player_marshal_killed_in_combat_is_announced_even_if_its_seat_then_goes_out() {
+    // East's marshal, its last movable piece, dies on South's landmine: its flag is announced
+    // (step 1), then East is eliminated (step 3) and its pieces leave the board.
+    let mut p = Pos::four()
+        .with(&[
+            ("k6", 0, Role::Landmine),
+            ("h4", 0, Role::Captain),
+            ("l7", 1, Role::Marshal),
+            ("q10", 1, Role::Flag),
+            ("i14", 2, Role::Captain),
+            ("d9", 3, Role::Captain),
+        ])
+        .turn(1)
+        .build();
+    assert_eq!(
+        play(&mut p, "l7-k6"),
+        ev(&[
+            "attack 1 l7-k6 defender_wins",
+            "flag_revealed 1 q10",
+            "eliminated 1 no_movable_pieces"
+        ])
+    );
+    assert_eq!(at(&p, "q10"), None);
+}

@@ -282,6 +282,18 @@ fn hq_locks_its_piece_and_gives_no_protection() {
 }
 
 #[test]
+fn a_piece_may_enter_its_own_empty_hq_and_is_then_locked() {
+    // RULES does not forbid it; the engine allows it (and the piece stays for good).
+    let mut p = Pos::two()
+        .with(&[("b2", 0, Captain), ("e1", 0, Captain), ("c10", 1, Captain)])
+        .build();
+    assert!(dests(&p, "b2").contains(&"b1".to_string()));
+    play(&mut p, "b2-b1");
+    play(&mut p, "c10-c11");
+    assert_dests(&p, "b1", &[]);
+}
+
+#[test]
 fn a_piece_may_enter_an_empty_enemy_hq_and_then_stays_there() {
     let mut p = Pos::two()
         .with(&[("a12", 0, Captain), ("e1", 0, Captain), ("c10", 1, Captain)])

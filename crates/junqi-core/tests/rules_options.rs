@@ -352,6 +352,17 @@ fn carry_home_a_bomb_onto_a_flag_is_removed_and_the_flag_stays() {
     );
     assert_eq!((at(&p, "b11"), at(&p, "b12")), (None, Some((1, Flag))));
     assert_eq!((p.carried_flag(1), outcome(&p)), (None, "none".into()));
+    // It is an attack that must lose: illegal under losing_attacks = forbidden.
+    let p = Pos::two()
+        .with(&[
+            ("b11", 0, Bomb),
+            ("e1", 0, Captain),
+            ("b12", 1, Flag),
+            ("c10", 1, Captain),
+        ])
+        .opts(json!({"win_by_flag": "carry_home", "losing_attacks": "forbidden"}))
+        .build();
+    assert!(!is_legal(&p, "b11-b12"));
 }
 
 /// North's pieces to fill squares with (10 roles that fit North's counts with a captain and a
