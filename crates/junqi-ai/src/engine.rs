@@ -723,29 +723,46 @@ fn error_line(why: &str) -> String {
 /// Serve `bot` over the protocol: read commands from `reader` until `quit` or end of input,
 /// writing answers to `writer` (flushed after each command). Returns an I/O error only if
 /// reading or writing fails.
-pub fn serve(bot: Box<dyn Bot>, reader: impl BufRead, mut writer: impl Write) -> io::Result<()> {
-    let mut engine = Engine::new(bot);
-    for line in reader.lines() {
-        let line = match line {
-            Ok(l) => l,
-            Err(e) if e.kind() == io::ErrorKind::InvalidData => {
-                writeln!(writer, "error the line is not UTF-8")?;
-                writer.flush()?;
-                continue;
-            }
-            Err(e) => return Err(e),
-        };
-        match engine.handle(&line) {
-            Reply::Quit => break,
-            Reply::Lines(lines) => {
-                for l in lines {
-                    writeln!(writer, "{l}")?;
+pub fn serve(bot: Box<dyn Bot>, reader: impl BufRead, writer: impl Write) -> io::Result<()> {
+    Engine::new(bot).serve(reader, writer)
+}
+
+impl Engine {
+    /// Set the budget `go` uses when it names none (the `budget` option).
+    pub fn with_budget(mut self, budget: Budget) -> Engine {
+        self.budget = budget;
+        self
+    }
+
+    /// Serve this engine over the protocol (see [`serve`]).
+    pub fn serve(mut self, reader: impl BufRead, mut writer: impl Write) -> io::Result<()> {
+        self.serve_lines(reader, &mut writer)
+    }
+
+    fn serve_lines(&mut self, reader: impl BufRead, writer: &mut impl Write) -> io::Result<()> {
+        let engine = self;
+        for line in reader.lines() {
+            let line = match line {
+                Ok(l) => l,
+                Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+                    writeln!(writer, "error the line is not UTF-8")?;
+                    writer.flush()?;
+                    continue;
                 }
-                writer.flush()?;
+                Err(e) => return Err(e),
+            };
+            match engine.handle(&line) {
+                Reply::Quit => break,
+                Reply::Lines(lines) => {
+                    for l in lines {
+                        writeln!(writer, "{l}")?;
+                    }
+                    writer.flush()?;
+                }
             }
         }
+        Ok(())
     }
-    Ok(())
 }
 
 #[cfg(test)]

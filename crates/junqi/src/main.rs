@@ -21,6 +21,12 @@ enum Command {
     Perft(cmd::perft::Args),
     /// Uniform-random self-play: games, plies, plies per second, results by reason.
     Selfplay(cmd::selfplay::Args),
+    /// A match between two bots (built-in or external engines): score, intervals, Elo, forfeits.
+    Arena(cmd::arena::Args),
+    /// Serve a bot over the engine protocol on stdin/stdout (docs/engine-protocol.md).
+    Engine(cmd::engine::Args),
+    /// Play against bots in the terminal.
+    Play(cmd::play::Args),
 }
 
 fn main() {
@@ -29,6 +35,9 @@ fn main() {
         Command::Rules(c) => cmd::rules::run(c),
         Command::Perft(a) => cmd::perft::run(a),
         Command::Selfplay(a) => cmd::selfplay::run(a),
+        Command::Arena(a) => cmd::arena::run(a),
+        Command::Engine(a) => cmd::engine::run(a),
+        Command::Play(a) => cmd::play::run(a),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");

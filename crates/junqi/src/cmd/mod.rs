@@ -1,3 +1,6 @@
+pub mod arena;
+pub mod engine;
 pub mod perft;
+pub mod play;
 pub mod rules;
 pub mod selfplay;

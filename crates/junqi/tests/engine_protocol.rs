@@ -1,0 +1,185 @@
+//! The engine protocol end to end: the transcript of `docs/engine-protocol.md` still gets the
+//! same answers, `junqi engine` plays arena games through `ExternalBot` without forfeits, and a
+//! broken engine's games are forfeited with the reason reported.
+
+use junqi_ai::external::ExternalBot;
+use junqi_ai::{bot_by_name, run_match, Budget, MatchConfig};
+use junqi_core::{position_from_json, BoardKind, Mode, Observer, Rules};
+use serde_json::json;
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+const BIN: &str = env!("CARGO_BIN_EXE_junqi");
+const DOC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/engine-protocol.md");
+
+/// The commands of the documented transcript (`> ` lines), and the answers (`< ` lines).
+fn transcript() -> (Vec<String>, Vec<String>) {
+    let doc = std::fs::read_to_string(DOC).expect("docs/engine-protocol.md");
+    let start = doc
+        .find("<!-- transcript -->")
+        .expect("a transcript marker in the doc");
+    let block = &doc[start..];
+    let block = &block[block.find("```").expect("a code block") + 3..];
+    let block = &block[block.find('\n').unwrap() + 1..];
+    let block = &block[..block.find("```").expect("the end of the block")];
+    let (mut sent, mut got) = (Vec::new(), Vec::new());
+    for line in block.lines() {
+        if let Some(c) = line.strip_prefix("> ") {
+            sent.push(c.to_string());
+        } else if let Some(a) = line.strip_prefix("< ") {
+            got.push(a.to_string());
+        }
+    }
+    (sent, got)
+}
+
+fn run_engine(args: &[&str], input: &str) -> String {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("start junqi");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "junqi {args:?} failed");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn the_documented_transcript_gets_the_same_answers() {
+    let (sent, expected) = transcript();
+    assert!(sent.len() >= 10, "the transcript is too short");
+    let out = run_engine(&["engine", "--bot", "random"], &(sent.join("\n") + "\n"));
+    let got: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        got, expected,
+        "the engine's answers differ from docs/engine-protocol.md"
+    );
+}
+
+/// Prints the commands of the transcript (run with `--ignored --nocapture` to regenerate the
+/// doc's observation lines).
+#[test]
+#[ignore]
+fn print_transcript_position() {
+    let pos = position_from_json(&json!({
+        "board": "two_player", "mode": "dark", "to_move": 1, "plies": 40, "quiet_plies": 3,
+        "pieces": [
+            {"at": "a1", "seat": 0, "role": "landmine"}, {"at": "b1", "seat": 0, "role": "flag"},
+            {"at": "c3", "seat": 0, "role": "engineer"}, {"at": "e6", "seat": 0, "role": "captain"},
+            {"at": "c8", "seat": 1, "role": "marshal"}, {"at": "a11", "seat": 1, "role": "engineer"},
+            {"at": "e11", "seat": 1, "role": "bomb"}, {"at": "c12", "seat": 1, "role": "landmine"},
+            {"at": "d12", "seat": 1, "role": "flag"}
+        ]
+    }))
+    .unwrap();
+    println!(
+        "{}",
+        junqi_ai::engine::observation_line(&pos.observe(Observer::Seat(1)))
+    );
+}
+
+fn engine_cmd(args: &str) -> String {
+    format!("'{BIN}' {args}")
+}
+
+#[test]
+fn an_external_engine_plays_a_match_without_forfeits() {
+    for (board, mode) in [
+        (BoardKind::TwoPlayer, Mode::Dark),
+        (BoardKind::TwoPlayer, Mode::Flip),
+        (BoardKind::FourPlayer, Mode::Dark),
+    ] {
+        let rules = Rules::defaults(board, mode).unwrap();
+        let ext = ExternalBot::factory(&engine_cmd("engine --bot random"), Duration::from_secs(20))
+            .unwrap();
+        let cfg = MatchConfig {
+            rules,
+            games: 2,
+            seed: 5,
+            budget: Budget::Iterations(10),
+            threads: 2,
+        };
+        let r = run_match(cfg, ext, bot_by_name("random").unwrap());
+        assert_eq!(r.games, 2);
+        assert!(r.forfeits.is_empty(), "{board} {mode}: {:?}", r.forfeits);
+        assert!(r.per_game.iter().all(|g| g.result.plies > 0));
+    }
+}
+
+/// A shell script engine that deploys legally and then answers every `go` with `move`.
+fn script_engine(dir: &std::path::Path, name: &str, on_go: &str) -> String {
+    let layout = junqi_core::Deployment::random(
+        &mut <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(1),
+    );
+    let path = dir.join(name);
+    let script = format!(
+        "#!/bin/sh\nwhile read -r cmd rest; do\n  case \"$cmd\" in\n    junqi) echo 'id name {name}'; echo junqiok;;\n    isready) echo readyok;;\n    deploy) echo 'deployment {layout}';;\n    go) {on_go};;\n    quit) exit 0;;\n  esac\ndone\n"
+    );
+    std::fs::write(&path, script).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    format!("'{}'", path.display())
+}
+
+fn temp_dir(tag: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("junqi-test-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn broken_engines_forfeit_with_their_reason() {
+    let dir = temp_dir("broken");
+    let rules = Rules::defaults(BoardKind::TwoPlayer, Mode::Dark).unwrap();
+    let random = bot_by_name("random").unwrap();
+    let cases = [
+        (
+            script_engine(&dir, "illegal", "echo 'bestmove a1-e12'"),
+            "illegal action a1-e12",
+        ),
+        (
+            script_engine(&dir, "nonsense", "echo 'bestmove castle'"),
+            "bad bestmove",
+        ),
+        (
+            script_engine(&dir, "slow", "sleep 5; echo 'bestmove a1-a2'"),
+            "did not answer bestmove within",
+        ),
+        (
+            script_engine(&dir, "crash", "exit 3"),
+            "stopped before answering bestmove",
+        ),
+        ("false".to_string(), "stopped before answering junqiok"),
+    ];
+    for (cmd, why) in cases {
+        let ext = ExternalBot::factory(&cmd, Duration::from_millis(700)).unwrap();
+        let cfg = MatchConfig {
+            rules,
+            games: 2,
+            seed: 1,
+            budget: Budget::Iterations(10),
+            threads: 2,
+        };
+        let r = run_match(cfg, ext, random.clone());
+        assert_eq!(r.forfeits.len(), 2, "{cmd}: {:?}", r.forfeits);
+        assert_eq!(r.losses, 2, "{cmd}");
+        assert_eq!(r.reasons.get("forfeit"), Some(&2));
+        for (_, _, w) in &r.forfeits {
+            assert!(w.contains(why), "{cmd}: {w:?} does not say {why:?}");
+        }
+        assert!(r.to_text().contains(why));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
