@@ -1,0 +1,415 @@
+// SVG board: both boards drawn as on a real board (railways as thick track lines, roads thin,
+// camps as circles, headquarters arched, the two-player mountain, the four-player arcs), pieces
+// as tiles in their seat's colour with Chinese or English labels, hidden pieces as blank tiles,
+// highlights for selection, legal destinations, the last move and its combat result. Pointer
+// input (click or drag) is reported as square names.
+import { topology } from './board.js';
+import { roleName, rank } from './roles.js';
+import { t, getLang } from './i18n.js';
+
+const NS = 'http://www.w3.org/2000/svg';
+
+export const SEAT_COLOURS = {
+  two_player: ['#c0392b', '#1f5fa8'],
+  four_player: ['#c0392b', '#1f5fa8', '#d9822b', '#2e8b57'],
+};
+const TINTS = {
+  two_player: ['#f6ddd5', '#d9e4f2'],
+  four_player: ['#f6ddd5', '#d9e4f2', '#f8e6cf', '#d7ecdf'],
+};
+
+/** Layout constants per board. */
+const LAYOUT = {
+  two_player: { cx: 98, cy: 62, gap: 74, m: 26, tileW: 66, tileH: 36, font: 18, camp: 23 },
+  four_player: { cx: 48, cy: 48, gap: 0, m: 16, tileW: 40, tileH: 27, font: 13, camp: 18 },
+};
+
+function el(name, attrs = {}, parent = null) {
+  const e = document.createElementNS(NS, name);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) e.setAttribute(k, v);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+/** Board geometry in view coordinates, rotated so that `viewer` sits at the bottom. */
+export class Geometry {
+  constructor(board, middleRail = true, viewer = 0) {
+    this.board = board;
+    this.topo = topology(board, middleRail);
+    this.L = LAYOUT[board];
+    const L = this.L;
+    if (board === 'two_player') {
+      this.width = 2 * L.m + 5 * L.cx;
+      this.height = 2 * L.m + 12 * L.cy + L.gap;
+      this.turns = viewer === 1 ? 2 : 0;
+    } else {
+      this.width = 2 * L.m + 18 * L.cx;
+      this.height = 2 * L.m + 18 * L.cy;
+      this.turns = ((viewer % 4) + 4) % 4;
+    }
+  }
+  /** Unrotated position of grid (file, rank), file/rank may be fractional. */
+  raw(file, rank) {
+    const L = this.L;
+    if (this.board === 'two_player') {
+      const gap = rank <= 6.5 ? L.gap : 0;
+      return [L.m + (file + 0.5) * L.cx, L.m + (12 - rank + 0.5) * L.cy + gap];
+    }
+    // Four-player: the arms stand half a cell away from the centre, as on a real board, which
+    // leaves room for the arcs.
+    const spread = (v) => v + 0.5 + (v < 5.75 ? -0.5 : v > 10.25 ? 0.5 : 0);
+    return [L.m + (spread(file) + 0.5) * L.cx, L.m + (spread(18 - rank) - 0.5) * L.cy];
+  }
+  rotate([x, y]) {
+    const cx = this.width / 2;
+    const cy = this.height / 2;
+    let dx = x - cx;
+    let dy = y - cy;
+    for (let i = 0; i < this.turns; i++) [dx, dy] = [-dy, dx];
+    return [cx + dx, cy + dy];
+  }
+  at(file, rank) {
+    return this.rotate(this.raw(file, rank));
+  }
+  pos(name) {
+    const s = this.topo.get(name);
+    return this.at(s.file, s.rank);
+  }
+  /** The square whose cell contains view point (x, y), or null. */
+  squareAt(x, y) {
+    let best = null;
+    let bestD = Infinity;
+    const { cx, cy } = this.L;
+    const swap = this.turns % 2 === 1;
+    const hw = (swap ? cy : cx) / 2;
+    const hh = (swap ? cx : cy) / 2;
+    for (const name of this.topo.squares.keys()) {
+      const [px, py] = this.pos(name);
+      const dx = Math.abs(px - x);
+      const dy = Math.abs(py - y);
+      if (dx <= hw && dy <= hh) {
+        const d = dx * dx + dy * dy;
+        if (d < bestD) {
+          bestD = d;
+          best = name;
+        }
+      }
+    }
+    return best;
+  }
+}
+
+/**
+ * A board view in a container element.
+ * options: {board, middleRail, viewer, onClick(name|null), onDrag(from, to), draggable(name)}
+ * state (set with update): {pieces: [{at, seat, role|null, face_down, carrying_flag_of}],
+ *   selected, targets: [names], lastMove: {from, to, result}, marks: [names] (errors),
+ *   territory: seat to emphasise (deployment)}
+ */
+export class BoardView {
+  constructor(container, options) {
+    this.container = container;
+    this.opts = options;
+    this.state = { pieces: [] };
+    this.geo = new Geometry(options.board, options.middleRail ?? true, options.viewer ?? 0);
+    this.svg = el('svg', {
+      class: `board board-${options.board}`,
+      viewBox: `0 0 ${this.geo.width} ${this.geo.height}`,
+      role: 'img',
+      'aria-label': t(`board.${options.board}`),
+    });
+    container.replaceChildren(this.svg);
+    this.drawStatic();
+    this.dynamic = el('g', { class: 'dynamic' }, this.svg);
+    this.hits = el('g', { class: 'hits' }, this.svg);
+    this.drawHits();
+    this.installPointer();
+  }
+
+  setViewer(viewer) {
+    if (this.opts.viewer === viewer) return;
+    this.opts.viewer = viewer;
+    this.geo = new Geometry(this.opts.board, this.opts.middleRail ?? true, viewer);
+    this.svg.replaceChildren();
+    this.drawStatic();
+    this.dynamic = el('g', { class: 'dynamic' }, this.svg);
+    this.hits = el('g', { class: 'hits' }, this.svg);
+    this.drawHits();
+    this.render();
+  }
+
+  /** Redraw everything after a language change. */
+  relabel() {
+    this.svg.replaceChildren();
+    this.drawStatic();
+    this.dynamic = el('g', { class: 'dynamic' }, this.svg);
+    this.hits = el('g', { class: 'hits' }, this.svg);
+    this.drawHits();
+    this.render();
+  }
+
+  drawStatic() {
+    const g = this.geo;
+    const L = g.L;
+    const topo = g.topo;
+    const board = this.opts.board;
+    const root = el('g', { class: 'static' }, this.svg);
+    el('rect', { x: 0, y: 0, width: g.width, height: g.height, rx: 14, class: 'board-bg' }, root);
+    // Territory tints.
+    const tints = el('g', { class: 'tints' }, root);
+    for (let seat = 0; seat < topo.seats; seat++) {
+      const sqs = topo.territoryOf(seat).map((n) => g.pos(n));
+      const xs = sqs.map((p) => p[0]);
+      const ys = sqs.map((p) => p[1]);
+      const swap = g.turns % 2 === 1;
+      const padX = (swap ? L.cy : L.cx) / 2 - 2;
+      const padY = (swap ? L.cx : L.cy) / 2 - 2;
+      const x0 = Math.min(...xs) - padX;
+      const y0 = Math.min(...ys) - padY;
+      el('rect', {
+        x: x0, y: y0, width: Math.max(...xs) + padX - x0, height: Math.max(...ys) + padY - y0,
+        rx: 10, fill: TINTS[board][seat], class: `tint tint-${seat}`,
+      }, tints);
+    }
+    if (board === 'two_player') this.drawMountain(root);
+    // Roads, then rails.
+    const roads = el('g', { class: 'roads' }, root);
+    for (const [a, b] of topo.roadEdges) {
+      const [x1, y1] = g.pos(a);
+      const [x2, y2] = g.pos(b);
+      el('line', { x1, y1, x2, y2, class: 'road' }, roads);
+    }
+    const rails = el('g', { class: 'rails' }, root);
+    const arcs = new Set((topo.arcs || []).map(([a, b]) => `${a}-${b}`));
+    const railPath = (a, b) => {
+      const [x1, y1] = g.pos(a);
+      const [x2, y2] = g.pos(b);
+      if (!arcs.has(`${a}-${b}`) && !arcs.has(`${b}-${a}`)) return `M${x1} ${y1}L${x2} ${y2}`;
+      // An arc: a quarter ellipse about the empty corner between the two arms (the candidate
+      // corner farther from the middle of the board).
+      const c1 = [x2, y1];
+      const c2 = [x1, y2];
+      const far = (p) => Math.hypot(p[0] - g.width / 2, p[1] - g.height / 2);
+      const [ox, oy] = far(c1) > far(c2) ? c1 : c2;
+      const rx = Math.abs(x1 - x2);
+      const ry = Math.abs(y1 - y2);
+      const cross = (x1 - ox) * (y2 - oy) - (y1 - oy) * (x2 - ox);
+      return `M${x1} ${y1}A${rx} ${ry} 0 0 ${cross > 0 ? 1 : 0} ${x2} ${y2}`;
+    };
+    for (const [a, b] of topo.railEdges) el('path', { d: railPath(a, b), class: 'rail' }, rails);
+    for (const [a, b] of topo.railEdges) el('path', { d: railPath(a, b), class: 'rail-ties' }, rails);
+    // Squares.
+    const squares = el('g', { class: 'squares' }, root);
+    for (const s of topo.squares.values()) {
+      const [x, y] = g.pos(s.name);
+      if (s.kind === 'camp') {
+        el('circle', { cx: x, cy: y, r: L.camp, class: 'camp' }, squares);
+      } else if (s.kind === 'hq') {
+        const w = L.tileW + 4;
+        const h = L.tileH + 6;
+        const x0 = x - w / 2;
+        const y1 = y + h / 2;
+        const r = Math.min(w / 2, h * 0.55);
+        el('path', {
+          d: `M${x0} ${y1}V${y - h / 2 + r * 0.6}Q${x0} ${y - h / 2} ${x0 + r} ${y - h / 2}H${x0 + w - r}Q${x0 + w} ${y - h / 2} ${x0 + w} ${y - h / 2 + r * 0.6}V${y1}Z`,
+          class: 'hq',
+        }, squares);
+        el('text', { x, y: y + L.font * 0.3, class: 'hq-label', 'font-size': L.font * 0.62 }, squares).textContent = t('hq');
+      } else {
+        el('rect', {
+          x: x - L.tileW / 2, y: y - L.tileH / 2, width: L.tileW, height: L.tileH, rx: 3,
+          class: s.rail ? 'station rail-station' : 'station',
+        }, squares);
+      }
+    }
+  }
+
+  drawMountain(root) {
+    const g = this.geo;
+    const L = g.L;
+    const m = el('g', { class: 'mountain' }, root);
+    // The band between ranks 6 and 7.
+    const [, yTop] = g.at(0, 7);
+    const [, yBot] = g.at(0, 6);
+    const ya = Math.min(yTop, yBot) + L.cy / 2;
+    const yb = Math.max(yTop, yBot) - L.cy / 2;
+    const ymid = (ya + yb) / 2;
+    el('rect', { x: L.m, y: ya + 4, width: 5 * L.cx, height: yb - ya - 8, rx: 8, class: 'mountain-band' }, m);
+    for (const f of [1, 3]) {
+      const [x] = g.at(f, 6.5);
+      const w = L.cx * 0.42;
+      const h = (yb - ya) * 0.5;
+      el('path', {
+        d: `M${x - w} ${ymid + h / 2}L${x - w * 0.35} ${ymid - h / 2}L${x} ${ymid + h * 0.05}L${x + w * 0.35} ${ymid - h / 2 - 4}L${x + w} ${ymid + h / 2}Z`,
+        class: 'mountain-peak',
+      }, m);
+    }
+    const label = t('mountain');
+    for (const f of [0.5, 3.5]) {
+      const [x] = g.at(f, 6.5);
+      el('text', { x, y: ymid + 6, class: 'mountain-label', 'font-size': 15 }, m).textContent = label;
+    }
+  }
+
+  drawHits() {
+    const g = this.geo;
+    const swap = g.turns % 2 === 1;
+    const w = swap ? g.L.cy : g.L.cx;
+    const h = swap ? g.L.cx : g.L.cy;
+    for (const name of g.topo.squares.keys()) {
+      const [x, y] = g.pos(name);
+      el('rect', { x: x - w / 2, y: y - h / 2, width: w, height: h, class: 'hit', 'data-sq': name }, this.hits);
+    }
+  }
+
+  update(state) {
+    this.state = { ...this.state, ...state };
+    this.render();
+  }
+
+  render() {
+    const g = this.geo;
+    const L = g.L;
+    const st = this.state;
+    const dyn = this.dynamic;
+    dyn.replaceChildren();
+    const lang = getLang();
+    const board = this.opts.board;
+    const byAt = new Map((st.pieces || []).map((p) => [p.at, p]));
+    // Last move.
+    if (st.lastMove) {
+      for (const [sq, cls] of [[st.lastMove.from, 'last-from'], [st.lastMove.to, 'last-to']]) {
+        if (!sq || !g.topo.has(sq)) continue;
+        const [x, y] = g.pos(sq);
+        el('rect', { x: x - L.tileW / 2 - 4, y: y - L.tileH / 2 - 4, width: L.tileW + 8, height: L.tileH + 8, rx: 6, class: cls }, dyn);
+      }
+    }
+    for (const sq of st.marks || []) {
+      const [x, y] = g.pos(sq);
+      el('rect', { x: x - L.tileW / 2 - 4, y: y - L.tileH / 2 - 4, width: L.tileW + 8, height: L.tileH + 8, rx: 6, class: 'mark-error' }, dyn);
+    }
+    // Pieces.
+    const pieces = el('g', { class: 'pieces' }, dyn);
+    for (const p of st.pieces || []) {
+      if (!g.topo.has(p.at)) continue;
+      const [x, y] = g.pos(p.at);
+      const hidden = !p.role || p.face_down;
+      const grp = el('g', {
+        class: `piece seat-${p.seat}${hidden ? ' hidden' : ''}${p.face_down ? ' face-down' : ''}${st.selected === p.at ? ' selected' : ''}`,
+        'data-at': p.at, 'data-seat': p.seat, 'data-role': p.role || '',
+        transform: `translate(${x} ${y})`,
+      }, pieces);
+      const fill = p.face_down ? '#8c7a5b' : SEAT_COLOURS[board][p.seat] || '#777';
+      el('rect', { x: -L.tileW / 2, y: -L.tileH / 2, width: L.tileW, height: L.tileH, rx: 5, fill, class: 'tile' }, grp);
+      el('rect', { x: -L.tileW / 2 + 2.5, y: -L.tileH / 2 + 2.5, width: L.tileW - 5, height: L.tileH - 5, rx: 3.5, class: 'tile-inner' }, grp);
+      if (!hidden) {
+        const label = roleName(p.role, lang, true);
+        const size = lang === 'en' ? Math.min(L.font * 0.78, (L.tileW - 6) / (label.length * 0.55)) : L.font;
+        el('text', { x: 0, y: size * 0.36, class: 'tile-label', 'font-size': size.toFixed(1) }, grp).textContent = label;
+        const r = rank(p.role);
+        if (lang === 'en' && r !== null && board === 'two_player') {
+          el('text', { x: L.tileW / 2 - 5, y: -L.tileH / 2 + 10, class: 'tile-rank', 'font-size': 9 }, grp).textContent = String(r);
+        }
+      }
+      if (p.carrying_flag_of !== undefined && p.carrying_flag_of !== null) {
+        el('circle', { cx: -L.tileW / 2 + 4, cy: -L.tileH / 2 + 4, r: 6, class: 'carry-badge', fill: SEAT_COLOURS[board][p.carrying_flag_of] }, grp);
+      }
+    }
+    // Legal destinations.
+    for (const sq of st.targets || []) {
+      const [x, y] = g.pos(sq);
+      if (byAt.has(sq)) {
+        el('rect', { x: x - L.tileW / 2 - 3, y: y - L.tileH / 2 - 3, width: L.tileW + 6, height: L.tileH + 6, rx: 6, class: 'target-attack', 'data-target': sq }, dyn);
+      } else {
+        el('circle', { cx: x, cy: y, r: Math.min(L.tileH, L.tileW) * 0.24, class: 'target', 'data-target': sq }, dyn);
+      }
+    }
+    this.markDraggable();
+    // Combat result badge.
+    if (st.lastMove && st.lastMove.result && g.topo.has(st.lastMove.to)) {
+      const [x, y] = g.pos(st.lastMove.to);
+      const bx = x + L.tileW / 2 - 2;
+      const by = y - L.tileH / 2 - 2;
+      const r = board === 'two_player' ? 13 : 9;
+      const b = el('g', { class: `badge badge-${st.lastMove.result}`, 'data-result': st.lastMove.result }, dyn);
+      el('circle', { cx: bx, cy: by, r }, b);
+      el('text', { x: bx, y: by + r * 0.38, 'font-size': r * 1.05 }, b).textContent = t(`badge.${st.lastMove.result}`);
+    }
+  }
+
+  /** Mark the hit cells of draggable squares (touch drags there must not scroll the page). */
+  markDraggable() {
+    const can = this.opts.draggable;
+    for (const r of this.hits.children) {
+      r.classList.toggle('grab', !!(can && can(r.dataset.sq)));
+    }
+  }
+
+  pieceGroup(sq) {
+    return this.dynamic.querySelector(`.piece[data-at="${sq}"]`);
+  }
+
+  toSvg(evt) {
+    const pt = this.svg.createSVGPoint();
+    pt.x = evt.clientX;
+    pt.y = evt.clientY;
+    const m = this.svg.getScreenCTM();
+    if (!m) return [0, 0];
+    const p = pt.matrixTransform(m.inverse());
+    return [p.x, p.y];
+  }
+
+  installPointer() {
+    const svg = this.svg;
+    svg.addEventListener('pointerdown', (e) => {
+      if (e.button !== 0 && e.pointerType === 'mouse') return;
+      const [x, y] = this.toSvg(e);
+      const sq = this.geo.squareAt(x, y);
+      this.press = { sq, x: e.clientX, y: e.clientY, id: e.pointerId, dragging: false };
+      if (sq && this.opts.draggable && this.opts.draggable(sq)) {
+        this.press.canDrag = true;
+        try { svg.setPointerCapture(e.pointerId); } catch { /* ignore */ }
+      }
+    });
+    svg.addEventListener('pointermove', (e) => {
+      const p = this.press;
+      if (!p || p.id !== e.pointerId || !p.canDrag) return;
+      if (!p.dragging && Math.hypot(e.clientX - p.x, e.clientY - p.y) > 6) {
+        p.dragging = true;
+        p.group = this.pieceGroup(p.sq);
+        if (p.group) {
+          p.group.classList.add('dragging');
+          p.group.parentNode.appendChild(p.group);
+        }
+        if (this.opts.onDragStart) this.opts.onDragStart(p.sq);
+        p.group = this.pieceGroup(p.sq);
+        if (p.group) {
+          p.group.classList.add('dragging');
+          p.group.parentNode.appendChild(p.group);
+        }
+      }
+      if (p.dragging && p.group) {
+        const [x, y] = this.toSvg(e);
+        p.group.setAttribute('transform', `translate(${x} ${y})`);
+      }
+      if (p.dragging) e.preventDefault();
+    });
+    const finish = (e, cancelled) => {
+      const p = this.press;
+      if (!p || p.id !== e.pointerId) return;
+      this.press = null;
+      try { svg.releasePointerCapture(e.pointerId); } catch { /* ignore */ }
+      const [x, y] = this.toSvg(e);
+      const sq = this.geo.squareAt(x, y);
+      if (p.dragging) {
+        this.render();
+        if (!cancelled && sq && sq !== p.sq && this.opts.onDrag) this.opts.onDrag(p.sq, sq);
+        else if (this.opts.onDragCancel) this.opts.onDragCancel(p.sq);
+      } else if (!cancelled && this.opts.onClick) {
+        this.opts.onClick(sq);
+      }
+    };
+    svg.addEventListener('pointerup', (e) => finish(e, false));
+    svg.addEventListener('pointercancel', (e) => finish(e, true));
+  }
+}
