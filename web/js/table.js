@@ -116,6 +116,8 @@ export class TableView {
           this.addLog({ v: f.v, ...line });
         }
         if (f.outcome) s.outcome = f.outcome;
+        // The observation that follows brings the new legal actions; until then nothing is legal.
+        if (s.observation) s.observation = { ...s.observation, legal_actions: [], to_move: f.to_move ?? s.observation.to_move };
         s.selected = null;
         break;
       }

@@ -1,0 +1,231 @@
+// Browser tests of the web client in real headless Chromium against the real server:
+// play the computer, deploy (random layout, swap by click and by drag, submit), move by
+// clicking, announcements, reconnect, spectator view, resignation, the replay viewer, a
+// four-player table, the English toggle and a phone-sized screen.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer } from '../lib/server.mjs';
+import { launch } from '../lib/browser.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const ARTIFACTS = path.resolve(here, '../artifacts');
+mkdirSync(ARTIFACTS, { recursive: true });
+
+let server;
+let browser;
+let page;
+let info;
+const errors = [];
+
+before(async () => {
+  server = await startServer();
+  info = await (await fetch(`${server.url}/api/info`)).json();
+  browser = await launch();
+  page = await browser.context.newPage();
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('dialog', (d) => d.accept());
+});
+
+after(async () => {
+  if (page && process.env.KEEP_SCREENSHOTS !== '0') await page.screenshot({ path: path.join(ARTIFACTS, 'last.png') }).catch(() => {});
+  if (browser) await browser.close();
+  if (server) await server.stop();
+});
+
+async function box(sel) {
+  const b = await page.locator(sel).first().boundingBox();
+  assert.ok(b, `no box for ${sel}`);
+  return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+}
+async function clickSquare(sq) {
+  const { x, y } = await box(`.hits [data-sq="${sq}"]`);
+  await page.mouse.click(x, y);
+}
+async function dragSquare(from, to) {
+  const a = await box(`.hits [data-sq="${from}"]`);
+  const b = await box(`.hits [data-sq="${to}"]`);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move(a.x + 10, a.y + 10, { steps: 3 });
+  await page.mouse.move(b.x, b.y, { steps: 8 });
+  await page.mouse.up();
+}
+async function roleAt(sq) {
+  return page.locator(`.piece[data-at="${sq}"]`).getAttribute('data-role');
+}
+async function noHorizontalOverflow() {
+  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1);
+}
+
+/** Make one move by clicking: try own pieces until one shows legal destinations. */
+async function playOneMove(seat) {
+  await page.waitForSelector('.status-line.mine', { timeout: 30000 });
+  const squares = await page.$$eval(`.piece[data-seat="${seat}"]`, (els) => els.map((e) => e.dataset.at));
+  for (const sq of squares) {
+    await clickSquare(sq);
+    const targets = await page.$$eval('[data-target]', (els) => els.map((e) => e.dataset.target));
+    if (targets.length) {
+      const before = await page.locator('#log li').count();
+      await clickSquare(targets[0]);
+      await page.waitForFunction((n) => document.querySelectorAll('#log li').length > n, before, { timeout: 10000 });
+      return { from: sq, to: targets[0] };
+    }
+  }
+  throw new Error('no piece with a legal move');
+}
+
+test('two-player game against the computer: deploy, move, reconnect, spectate, resign, replay', async () => {
+  await page.goto(server.url + '/');
+  await page.click('#play-computer-2');
+  await page.waitForURL(/#\/table\//);
+  const tableId = page.url().split('#/table/')[1];
+  await page.waitForSelector('#deploy:not([hidden])');
+  await page.waitForSelector('svg.board-two_player .piece');
+  assert.equal(await page.locator('.piece').count(), 25);
+
+  // Random layout, then swap two pieces by clicking and two by dragging.
+  await page.click('#btn-random');
+  assert.equal(await page.locator('#deploy-ok').count(), 1, 'a random layout is legal');
+  const [a, b] = [await roleAt('a4'), await roleAt('e4')];
+  await clickSquare('a4');
+  await clickSquare('e4');
+  assert.equal(await roleAt('a4'), b);
+  assert.equal(await roleAt('e4'), a);
+  const [c, d] = [await roleAt('a5'), await roleAt('c5')];
+  await dragSquare('a5', 'c5');
+  assert.equal(await roleAt('a5'), d);
+  assert.equal(await roleAt('c5'), c);
+
+  // An illegal layout is explained and cannot be submitted: the flag out of its HQ.
+  const flagSq = (await roleAt('b1')) === 'flag' ? 'b1' : 'd1';
+  await clickSquare(flagSq);
+  await clickSquare('a4');
+  await page.waitForSelector('#deploy-problems li');
+  const problem = await page.locator('#deploy-problems li').first().textContent();
+  assert.match(problem, /a4/);
+  assert.ok(await page.locator('#btn-submit').isDisabled());
+  await clickSquare('a4');
+  await clickSquare(flagSq);
+  await page.waitForSelector('#deploy-ok');
+
+  // Save the layout, then submit.
+  await page.fill('#layout-name', 'test layout');
+  await page.click('#btn-save-layout');
+  await page.waitForSelector('#layouts li');
+  await page.click('#btn-submit');
+  await page.waitForSelector('#status[data-status="playing"]', { timeout: 30000 });
+  const playStart = Date.now();
+  await page.waitForSelector('.piece[data-seat="1"]');
+  assert.equal(await page.locator('.piece[data-seat="1"][data-role=""]').count(), 25, 'enemy pieces are blank tiles');
+
+  // Moves by clicking; each is announced, the last move is highlighted.
+  for (let i = 0; i < 4; i++) {
+    const mv = await playOneMove(0);
+    assert.ok(mv.from);
+  }
+  await page.waitForSelector('.last-to');
+  const log = await page.locator('#log li').allTextContents();
+  assert.ok(log.length >= 4, `announcements: ${log.join(' | ')}`);
+  assert.ok(log.some((l) => /南：\w+\d+ (→|攻击) /.test(l)), log.join(' | '));
+  assert.equal(await page.locator('#dead .seat-dead').count(), 2);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'two-player-game.png') });
+
+  // Reconnect: a reload keeps the seat (token in localStorage).
+  await page.reload();
+  await page.waitForSelector('#status[data-status="playing"]');
+  await page.waitForSelector('.piece[data-seat="0"][data-role="flag"]');
+  await playOneMove(0);
+
+  // Spectator view of the same table: no seat, no identities.
+  const tokens = await page.evaluate(() => localStorage.getItem('junqi.seats'));
+  await page.evaluate(() => localStorage.removeItem('junqi.seats'));
+  await page.reload();
+  await page.waitForSelector('#spectating');
+  await page.waitForSelector('.piece');
+  assert.equal(await page.locator('.piece:not([data-role=""])').count(), 0, 'spectators see no identity');
+  assert.equal(await page.locator('#btn-resign').count(), 0);
+  await page.evaluate((v) => localStorage.setItem('junqi.seats', v), tokens);
+  await page.reload();
+  await page.waitForSelector('#btn-resign');
+
+  // Resign once the resignation window (RULES §10) is over.
+  const wait = (info.defaults?.resign_after_seconds ?? 90) * 1000 - (Date.now() - playStart) + 1500;
+  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+  await page.click('#btn-resign');
+  await page.waitForSelector('#outcome', { timeout: 15000 });
+  assert.match(await page.locator('#outcome').textContent(), /你输了.*投降/);
+  await page.waitForFunction(() => [...document.querySelectorAll('.piece[data-seat="1"]')].every((e) => e.dataset.role));
+
+  // The replay viewer: every identity, stepping through the record.
+  await page.click('#link-replay');
+  await page.waitForURL(new RegExp(`#/replay/${tableId}`));
+  await page.waitForSelector('#replay-steps li');
+  const steps = await page.locator('#replay-steps li').count();
+  assert.ok(steps >= 10, `steps: ${steps}`);
+  assert.equal(await page.locator('.piece').count(), 50);
+  assert.equal(await page.locator('.piece[data-role=""]').count(), 0, 'identities revealed');
+  await page.click('#replay-next');
+  await page.click('#replay-next');
+  assert.match(await page.locator('#replay-counter').textContent(), /2/);
+  await page.waitForSelector('.last-to');
+  await page.click('#replay-last');
+  assert.match(await page.locator('#outcome').textContent(), /投降/);
+  const rec = await page.evaluate(async (id) => (await fetch(`/api/games/${id}/record`)).text(), tableId);
+  assert.match(rec, /resign 0/);
+  assert.deepEqual(errors, []);
+});
+
+test('a four-player table renders and plays', async () => {
+  await page.goto(server.url + '/#/');
+  await page.click('#play-computer-4');
+  await page.waitForURL(/#\/table\//);
+  await page.waitForSelector('svg.board-four_player');
+  assert.equal(await page.locator('.hits [data-sq]').count(), 129);
+  assert.equal(await page.locator('svg.board-four_player .camp').count(), 20);
+  assert.equal(await page.locator('svg.board-four_player .hq').count(), 8);
+  await page.waitForSelector('#btn-submit:not([disabled])');
+  await page.click('#btn-submit');
+  await page.waitForSelector('#status[data-status="playing"]', { timeout: 30000 });
+  await page.waitForFunction(() => document.querySelectorAll('.piece').length === 100);
+  await playOneMove(0);
+  assert.equal(await page.locator('.seat-row').count(), 4);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'four-player-game.png') });
+  assert.deepEqual(errors, []);
+});
+
+test('the English toggle relabels the interface and the pieces', async () => {
+  await page.goto(server.url + '/#/');
+  await page.waitForSelector('#play-computer-2');
+  assert.equal(await page.locator('#lang-toggle').textContent(), 'English');
+  await page.click('#lang-toggle');
+  assert.equal(await page.locator('#lang-toggle').textContent(), '中文');
+  assert.match(await page.locator('#play-computer-2').textContent(), /Play the computer/);
+  await page.click('#play-computer-2');
+  await page.waitForSelector('.piece');
+  const labels = await page.locator('.piece .tile-label').allTextContents();
+  assert.ok(labels.includes('Marshal') && labels.includes('Flag'), labels.join(','));
+  await page.click('#lang-toggle');
+  const zh = await page.locator('.piece .tile-label').allTextContents();
+  assert.ok(zh.includes('司令') && zh.includes('军旗'), zh.join(','));
+});
+
+test('a phone-sized screen shows the lobby and a table without horizontal overflow', async () => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto(server.url + '/#/');
+  await page.waitForSelector('#play-computer-2');
+  assert.ok(await noHorizontalOverflow(), 'lobby overflows');
+  await page.click('#play-computer-2');
+  await page.waitForSelector('.piece');
+  assert.ok(await noHorizontalOverflow(), 'table overflows');
+  const w = await page.locator('svg.board').evaluate((e) => e.getBoundingClientRect().width);
+  assert.ok(w <= 375 && w > 300, `board width ${w}`);
+  await page.click('#btn-submit');
+  await page.waitForSelector('#status[data-status="playing"]', { timeout: 30000 });
+  await playOneMove(0);
+  assert.ok(await noHorizontalOverflow(), 'game overflows');
+  await page.screenshot({ path: path.join(ARTIFACTS, 'phone.png'), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+});
