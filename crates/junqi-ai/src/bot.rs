@@ -61,7 +61,9 @@ pub struct RandomBot {
 impl Default for RandomBot {
     fn default() -> Self {
         use rand::SeedableRng;
-        RandomBot { rng: rand_chacha::ChaCha8Rng::seed_from_u64(0) }
+        RandomBot {
+            rng: rand_chacha::ChaCha8Rng::seed_from_u64(0),
+        }
     }
 }
 

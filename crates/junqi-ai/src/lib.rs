@@ -11,9 +11,14 @@ pub mod belief;
 pub mod bot;
 pub mod deploygen;
 pub mod engine;
+pub mod eval;
 pub mod external;
+pub mod heuristic;
 pub mod registry;
+pub mod search;
 
 pub use arena::{play_game, run_match, BotFactory, GameResult, MatchConfig, MatchReport};
 pub use bot::{Bot, BotError, Budget, RandomBot};
+pub use heuristic::HeuristicBot;
 pub use registry::{bot_by_name, bot_names};
+pub use search::{SearchBot, SearchConfig};

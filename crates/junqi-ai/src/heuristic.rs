@@ -1,0 +1,332 @@
+//! The one-ply heuristic bot: scores every legal action with what its seat knows and believes —
+//! expected material of an attack over the believed identity of the defender, the danger a
+//! piece stands in before and after a move, advancing, defending the flag — and plays the best.
+//! Engineers go for likely landmines and bombs for the biggest threats because that is what the
+//! expectations favour.
+
+use crate::belief::Belief;
+use crate::bot::{Bot, BotError, Budget};
+use crate::deploygen::layout_for_bot;
+use crate::eval::{advance, is_enemy, my_owner, value};
+use junqi_core::combat::resolve;
+use junqi_core::{
+    Action, AttackResult, Deployment, Event, Observation, Role, Rules, Seat, Square, SquareKind,
+    Topology,
+};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// What a seat knows or believes of the piece on each square.
+pub(crate) struct View {
+    /// Per square: owner and role distribution (a known role is a certainty).
+    pub cells: Vec<Option<(u8, [f64; 12])>>,
+    /// Lines of the board, for rail reach.
+    pub lines: Vec<Vec<Square>>,
+}
+
+impl View {
+    pub(crate) fn new(obs: &Observation, belief: &mut Belief) -> View {
+        let topo = obs.topology();
+        let mut cells = vec![None; topo.len()];
+        for p in &obs.pieces {
+            let d = match p.role {
+                Some(r) => {
+                    let mut d = [0.0; 12];
+                    d[r as usize] = 1.0;
+                    d
+                }
+                None => belief.dist_at(p.at).unwrap_or([1.0 / 12.0; 12]),
+            };
+            cells[p.at.index()] = Some((p.seat, d));
+        }
+        View {
+            cells,
+            lines: topo.lines().map(|l| l.collect()).collect(),
+        }
+    }
+
+    /// Squares from which a piece could attack `to` in one move (adjacent, or along a straight
+    /// line through empty squares), ignoring `skip` (the square a piece is leaving).
+    pub(crate) fn attackers_of(&self, topo: &Topology, to: Square, skip: Square) -> Vec<Square> {
+        let mut out: Vec<Square> = topo.neighbours(to).filter(|&s| s != skip).collect();
+        if topo.is_rail(to) {
+            for line in &self.lines {
+                let Some(i) = line.iter().position(|&s| s == to) else {
+                    continue;
+                };
+                for dir in [-1i32, 1] {
+                    let mut j = i as i32 + dir;
+                    while j >= 0 && (j as usize) < line.len() {
+                        let s = line[j as usize];
+                        if s != skip && self.cells[s.index()].is_some() {
+                            out.push(s);
+                            break;
+                        }
+                        j += dir;
+                    }
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}
+
+/// Expected material change (for the mover) of `att` (known role) attacking a defender with
+/// role distribution `d`, and the probability the attacker survives.
+pub(crate) fn attack_ev(rules: &Rules, att: Role, d: &[f64; 12]) -> (f64, f64) {
+    let mut ev = 0.0;
+    let mut survive = 0.0;
+    for r in Role::ALL {
+        let p = d[r as usize];
+        if p <= 0.0 {
+            continue;
+        }
+        let res = resolve(rules, att, r);
+        let mut v = 0.0;
+        if !res.defender_survives {
+            v += value(r);
+        }
+        if !res.attacker_survives {
+            v -= value(att);
+        } else {
+            survive += p;
+        }
+        if res.result == AttackResult::FlagCaptured {
+            v += 200.0;
+        }
+        ev += p * v;
+    }
+    (ev, survive)
+}
+
+/// Expected loss of a piece of role `mine` standing on `at` to the enemy pieces that could
+/// attack it next turn.
+pub(crate) fn danger(
+    obs: &Observation,
+    view: &View,
+    seat: Seat,
+    mine: Role,
+    at: Square,
+    skip: Square,
+) -> f64 {
+    let topo = obs.topology();
+    if topo.kind(at) == SquareKind::Camp {
+        return 0.0;
+    }
+    let mut worst: f64 = 0.0;
+    for s in view.attackers_of(topo, at, skip) {
+        let Some((owner, d)) = &view.cells[s.index()] else {
+            continue;
+        };
+        if !is_enemy(obs, seat, *owner) || obs.piece_at(s).is_some_and(|p| p.face_down) {
+            continue;
+        }
+        let movable: f64 = Role::ALL
+            .iter()
+            .filter(|r| r.is_movable())
+            .map(|&r| d[r as usize])
+            .sum();
+        if movable <= 0.0 {
+            continue;
+        }
+        let mut loss = 0.0;
+        for r in Role::ALL.into_iter().filter(|r| r.is_movable()) {
+            let p = d[r as usize] / movable;
+            let res = resolve(&obs.rules, r, mine);
+            if !res.defender_survives {
+                loss += p * value(mine);
+            }
+            if !res.attacker_survives {
+                loss -= p * value(r) * 0.5;
+            }
+        }
+        worst = worst.max(loss);
+    }
+    worst
+}
+
+/// Score every legal action of `obs` for `seat` (higher is better).
+pub(crate) fn score_actions(
+    obs: &Observation,
+    belief: &mut Belief,
+    seat: Seat,
+) -> Vec<(Action, f64)> {
+    let topo = obs.topology();
+    let view = View::new(obs, belief);
+    let owner = my_owner(obs, seat);
+    // Our flag, and enemy pieces next to it.
+    let flag = obs
+        .pieces
+        .iter()
+        .find(|p| Some(p.seat) == owner && p.role == Some(Role::Flag))
+        .map(|p| p.at);
+    // Enemy pieces that could take our flag next turn.
+    let threats: Vec<Square> = match flag {
+        Some(f) => view
+            .attackers_of(topo, f, f)
+            .into_iter()
+            .filter(|s| {
+                obs.piece_at(*s)
+                    .is_some_and(|p| !p.face_down && is_enemy(obs, seat, p.seat))
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    // Enemy pieces that can be attacked (not in camps), for approaching them.
+    let targets: Vec<(u8, u8)> = obs
+        .pieces
+        .iter()
+        .filter(|p| {
+            !p.face_down && is_enemy(obs, seat, p.seat) && topo.kind(p.at) != SquareKind::Camp
+        })
+        .map(|p| topo.coords(p.at))
+        .collect();
+    let nearest = |sq: Square| -> f64 {
+        let (x, y) = topo.coords(sq);
+        targets
+            .iter()
+            .map(|&(a, b)| (x as i32 - a as i32).abs() + (y as i32 - b as i32).abs())
+            .min()
+            .unwrap_or(0) as f64
+    };
+    let pressure = obs.quiet_plies as f64 / obs.rules.options.quiet_plies.max(1) as f64;
+    let mut out = Vec::with_capacity(obs.legal_actions.len());
+    for &a in &obs.legal_actions {
+        let s = match a {
+            Action::Flip(at) => {
+                // Turning a piece up next to enemy pieces may hand them a target.
+                let near_enemy = topo.neighbours(at).any(|n| {
+                    obs.piece_at(n).is_some_and(|p| {
+                        !p.face_down && owner.is_some() && is_enemy(obs, seat, p.seat)
+                    })
+                });
+                0.3 - if near_enemy { 0.4 } else { 0.0 }
+            }
+            Action::Move { from, to } => {
+                let Some(me) = obs.piece_at(from).and_then(|p| p.role) else {
+                    out.push((a, 0.0));
+                    continue;
+                };
+                let own = owner.unwrap_or(seat);
+                let here = danger(obs, &view, seat, me, from, from);
+                let mut s = here;
+                // Guards next to our flag stay unless there is a reason to leave.
+                if flag.is_some_and(|f| topo.adjacent(f, from)) {
+                    s -= 1.5;
+                }
+                match &view.cells[to.index()] {
+                    Some((_, d)) => {
+                        let (ev, survive) = attack_ev(&obs.rules, me, d);
+                        s += ev;
+                        if survive > 0.0 {
+                            s -= survive * danger(obs, &view, seat, me, to, from);
+                        }
+                        // Defend the flag: anything that can reach it must go.
+                        if threats.contains(&to) {
+                            let movable: f64 = Role::ALL
+                                .iter()
+                                .filter(|r| r.is_movable())
+                                .map(|&r| d[r as usize])
+                                .sum();
+                            s += 30.0 * movable;
+                        }
+                        // Break long quiet spells before they end in a draw.
+                        s += 3.0 * pressure;
+                    }
+                    None => {
+                        s -= danger(obs, &view, seat, me, to, from);
+                        s += 0.6 * (advance(topo, own, to) - advance(topo, own, from));
+                        if me.rank().is_some_and(|r| r >= 4) || pressure > 0.5 {
+                            s += (0.1 + 0.3 * pressure)
+                                * (nearest(from) - nearest(to)).clamp(-3.0, 3.0);
+                        }
+                        if topo.kind(to) == SquareKind::Camp {
+                            s += 0.15;
+                        }
+                        if topo.kind(to) == SquareKind::Headquarters {
+                            s -= 0.5;
+                        }
+                    }
+                }
+                s
+            }
+        };
+        out.push((a, s));
+    }
+    out
+}
+
+/// The heuristic bot.
+pub struct HeuristicBot {
+    rules: Option<Rules>,
+    seat: Seat,
+    rng: ChaCha8Rng,
+    belief: Option<Belief>,
+}
+
+impl Default for HeuristicBot {
+    fn default() -> Self {
+        HeuristicBot {
+            rules: None,
+            seat: 0,
+            rng: ChaCha8Rng::seed_from_u64(0),
+            belief: None,
+        }
+    }
+}
+
+impl HeuristicBot {
+    /// The belief (once a game has started).
+    pub fn belief(&mut self) -> Option<&mut Belief> {
+        self.belief.as_mut()
+    }
+}
+
+impl Bot for HeuristicBot {
+    fn name(&self) -> String {
+        "heuristic".into()
+    }
+
+    fn new_game(&mut self, rules: &Rules, seat: Seat, seed: u64) {
+        self.rules = Some(*rules);
+        self.seat = seat;
+        self.rng = ChaCha8Rng::seed_from_u64(seed);
+        self.belief = Some(Belief::new(*rules, seat));
+    }
+
+    fn deploy(&mut self) -> Result<Deployment, BotError> {
+        Ok(layout_for_bot(&mut self.rng))
+    }
+
+    fn observe(&mut self, events: &[Event], obs: &Observation) {
+        if let Some(b) = self.belief.as_mut() {
+            b.update(events, obs);
+        }
+    }
+
+    fn choose(&mut self, obs: &Observation, _budget: Budget) -> Result<Action, BotError> {
+        if obs.legal_actions.is_empty() {
+            return Err(BotError("asked to move with no legal action".into()));
+        }
+        if self.belief.is_none() || self.seat != obs.to_move {
+            self.seat = obs.to_move;
+            let mut b = Belief::new(obs.rules, obs.to_move);
+            b.update(&[], obs);
+            self.belief = Some(b);
+        }
+        let belief = self.belief.as_mut().expect("belief");
+        let scored = score_actions(obs, belief, self.seat);
+        let mut best = scored[0].0;
+        let mut best_s = f64::NEG_INFINITY;
+        for (a, s) in scored {
+            let s = s + self.rng.gen_range(0.0..0.05);
+            if s > best_s {
+                best_s = s;
+                best = a;
+            }
+        }
+        Ok(best)
+    }
+}

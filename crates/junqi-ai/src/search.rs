@@ -1,0 +1,238 @@
+//! The search bot: determinized alpha-beta (perfect-information Monte Carlo). For each decision
+//! it samples full positions from its belief ([`Belief::sample_world`], which goes through
+//! [`junqi_core::Observation::determinize`]), searches each with a depth-limited alpha-beta
+//! over [`evaluate`] (four-player: our side maximises, the enemy side minimises), and plays
+//! the action with the best average over the samples, blended with the one-ply heuristic's
+//! score of the action (which knows only what the seat knows).
+//!
+//! Budgets: [`Budget::Nodes`] caps the nodes searched per decision (reproducible);
+//! [`Budget::Iterations`] sets the number of sampled worlds; [`Budget::Time`] searches worlds
+//! until the time is up (interactive play).
+
+use crate::belief::Belief;
+use crate::bot::{Bot, BotError, Budget};
+use crate::deploygen::layout_for_bot;
+use crate::eval::{evaluate, value, WIN};
+use crate::heuristic::score_actions;
+use junqi_core::types::team_of;
+use junqi_core::{Action, Deployment, Event, Observation, Position, Rules, Seat};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::time::{Duration, Instant};
+
+/// Settings of a search bot.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchConfig {
+    /// The bot's name.
+    pub name: &'static str,
+    /// Search depth in plies (including the root move).
+    pub depth: u32,
+    /// The budget used when the driver's budget is the default `Iterations(1000)` (see
+    /// [`Budget::default`]), so that a bot picked by name plays at its level.
+    pub default_budget: Budget,
+    /// Weight of the one-ply heuristic score added to the sampled search value.
+    pub heuristic_weight: f64,
+}
+
+impl SearchConfig {
+    /// The standard level: about 100 ms per two-player move on one core.
+    pub const STANDARD: SearchConfig = SearchConfig {
+        name: "search",
+        depth: 2,
+        default_budget: Budget::Nodes(60_000),
+        heuristic_weight: 0.5,
+    };
+    /// The strongest level for interactive play (about 1 s per move).
+    pub const STRONG: SearchConfig = SearchConfig {
+        name: "search-strong",
+        depth: 2,
+        default_budget: Budget::Nodes(600_000),
+        heuristic_weight: 0.5,
+    };
+}
+
+/// The determinized alpha-beta bot.
+pub struct SearchBot {
+    cfg: SearchConfig,
+    seat: Seat,
+    rng: ChaCha8Rng,
+    belief: Option<Belief>,
+    buf: Vec<Vec<Action>>,
+    nodes: u64,
+    /// Nodes searched in the last decision.
+    pub last_nodes: u64,
+    /// Worlds sampled in the last decision.
+    pub last_worlds: u32,
+}
+
+impl SearchBot {
+    /// A search bot with these settings.
+    pub fn new(cfg: SearchConfig) -> SearchBot {
+        SearchBot {
+            cfg,
+            seat: 0,
+            rng: ChaCha8Rng::seed_from_u64(0),
+            belief: None,
+            buf: Vec::new(),
+            nodes: 0,
+            last_nodes: 0,
+            last_worlds: 0,
+        }
+    }
+
+    fn alphabeta(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        mut alpha: f64,
+        mut beta: f64,
+        ply: usize,
+    ) -> f64 {
+        self.nodes += 1;
+        if depth == 0 || pos.is_over() {
+            return evaluate(pos, self.seat);
+        }
+        let board = pos.rules().board;
+        let maximize = team_of(board, pos.to_move()) == team_of(board, self.seat);
+        if self.buf.len() <= ply {
+            self.buf.resize_with(ply + 1, Vec::new);
+        }
+        let mut actions = std::mem::take(&mut self.buf[ply]);
+        actions.clear();
+        pos.legal_actions_into(&mut actions);
+        // Attacks first, by the value of what stands on the target.
+        actions.sort_by_cached_key(|a| match *a {
+            Action::Move { to, .. } => match pos.piece_at(to) {
+                Some(p) => -(value(p.role) * 10.0) as i32,
+                None => 0,
+            },
+            Action::Flip(_) => 1,
+        });
+        let mut best = if maximize {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
+        for &a in &actions {
+            let mut next = pos.clone();
+            next.play_unchecked(a, &mut ());
+            let v = self.alphabeta(&next, depth - 1, alpha, beta, ply + 1);
+            if maximize {
+                best = best.max(v);
+                alpha = alpha.max(v);
+            } else {
+                best = best.min(v);
+                beta = beta.min(v);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.buf[ply] = actions;
+        if best.is_infinite() {
+            evaluate(pos, self.seat)
+        } else {
+            best
+        }
+    }
+}
+
+impl Bot for SearchBot {
+    fn name(&self) -> String {
+        self.cfg.name.into()
+    }
+
+    fn new_game(&mut self, rules: &Rules, seat: Seat, seed: u64) {
+        self.seat = seat;
+        self.rng = ChaCha8Rng::seed_from_u64(seed);
+        self.belief = Some(Belief::new(*rules, seat));
+    }
+
+    fn deploy(&mut self) -> Result<Deployment, BotError> {
+        Ok(layout_for_bot(&mut self.rng))
+    }
+
+    fn observe(&mut self, events: &[Event], obs: &Observation) {
+        if let Some(b) = self.belief.as_mut() {
+            b.update(events, obs);
+        }
+    }
+
+    fn choose(&mut self, obs: &Observation, budget: Budget) -> Result<Action, BotError> {
+        let actions = obs.legal_actions.clone();
+        if actions.is_empty() {
+            return Err(BotError("asked to move with no legal action".into()));
+        }
+        if self.belief.is_none() || self.seat != obs.to_move {
+            self.seat = obs.to_move;
+            let mut b = Belief::new(obs.rules, obs.to_move);
+            b.update(&[], obs);
+            self.belief = Some(b);
+        }
+        if actions.len() == 1 {
+            return Ok(actions[0]);
+        }
+        let budget = if budget == Budget::default() {
+            self.cfg.default_budget
+        } else {
+            budget
+        };
+        let heur = score_actions(obs, self.belief.as_mut().expect("belief"), self.seat);
+        let start = Instant::now();
+        let (max_worlds, max_nodes, deadline): (u64, u64, Option<Duration>) = match budget {
+            Budget::Iterations(n) => (n.max(1), u64::MAX, None),
+            Budget::Nodes(n) => (u64::MAX, n.max(1), None),
+            Budget::Time(t) => (u64::MAX, u64::MAX, Some(t)),
+        };
+        let mut sum = vec![0.0f64; actions.len()];
+        let mut cnt = vec![0u32; actions.len()];
+        self.nodes = 0;
+        let mut worlds = 0u64;
+        let depth = self.cfg.depth.max(1);
+        while worlds < max_worlds
+            && self.nodes < max_nodes
+            && deadline.is_none_or(|d| start.elapsed() < d)
+        {
+            let mut rng = ChaCha8Rng::seed_from_u64(self.rng.gen());
+            let Some(world) = self
+                .belief
+                .as_mut()
+                .expect("belief")
+                .sample_world(obs, &mut rng)
+            else {
+                break;
+            };
+            worlds += 1;
+            let mut legal = Vec::new();
+            world.legal_actions_into(&mut legal);
+            for (i, &a) in actions.iter().enumerate() {
+                if !legal.contains(&a) {
+                    continue;
+                }
+                let mut next = world.clone();
+                next.play_unchecked(a, &mut ());
+                let v = self.alphabeta(&next, depth - 1, -2.0 * WIN, 2.0 * WIN, 1);
+                sum[i] += v;
+                cnt[i] += 1;
+            }
+        }
+        self.last_nodes = self.nodes;
+        self.last_worlds = worlds as u32;
+        let mut best = actions[0];
+        let mut best_s = f64::NEG_INFINITY;
+        for (i, &a) in actions.iter().enumerate() {
+            let h = heur.iter().find(|x| x.0 == a).map_or(0.0, |x| x.1);
+            let mean = if cnt[i] > 0 {
+                sum[i] / cnt[i] as f64
+            } else {
+                -WIN
+            };
+            let s = mean + self.cfg.heuristic_weight * h + self.rng.gen_range(0.0..0.01);
+            if s > best_s {
+                best_s = s;
+                best = a;
+            }
+        }
+        Ok(best)
+    }
+}
