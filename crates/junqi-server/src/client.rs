@@ -1,0 +1,157 @@
+//! A small client for tests and the load test: JSON over HTTP/1.1 and the WebSocket protocol.
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::Value;
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// One HTTP request to `addr` (`host:port`); returns the status and the body (JSON if it parses,
+/// else a JSON string).
+pub async fn http(
+    addr: &str,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+    bearer: Option<&str>,
+) -> Result<(u16, Value), String> {
+    let mut s = TcpStream::connect(addr)
+        .await
+        .map_err(|e| format!("connect {addr}: {e}"))?;
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let auth = bearer
+        .map(|t| format!("Authorization: Bearer {t}\r\n"))
+        .unwrap_or_default();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\n{auth}Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes())
+        .await
+        .map_err(|e| e.to_string())?;
+    let mut buf = Vec::new();
+    tokio::time::timeout(Duration::from_secs(30), s.read_to_end(&mut buf))
+        .await
+        .map_err(|_| "HTTP timeout".to_string())?
+        .map_err(|e| e.to_string())?;
+    let text = String::from_utf8_lossy(&buf);
+    let (head, rest) = text.split_once("\r\n\r\n").ok_or("bad HTTP response")?;
+    let status: u16 = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .ok_or("bad status line")?;
+    let chunked = head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked");
+    let body = if chunked {
+        dechunk(rest)
+    } else {
+        rest.to_string()
+    };
+    let v = serde_json::from_str(&body).unwrap_or(Value::String(body));
+    Ok((status, v))
+}
+
+fn dechunk(mut s: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = s.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 || rest.len() < n {
+            break;
+        }
+        out.push_str(&rest[..n]);
+        s = rest[n..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+/// A WebSocket client of the table protocol.
+pub struct WsClient {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    /// Every frame received, in order (for leak checks).
+    pub log: Vec<Value>,
+    /// How long `recv` waits.
+    pub timeout: Duration,
+}
+
+impl WsClient {
+    /// Connect to `url` (`ws://host:port/ws/<table>`).
+    pub async fn connect(url: &str) -> Result<WsClient, String> {
+        let (ws, _) = tokio_tungstenite::connect_async(url)
+            .await
+            .map_err(|e| format!("connect {url}: {e}"))?;
+        Ok(WsClient {
+            ws,
+            log: Vec::new(),
+            timeout: Duration::from_secs(20),
+        })
+    }
+
+    /// Send a JSON frame.
+    pub async fn send(&mut self, v: &Value) -> Result<(), String> {
+        self.send_text(&v.to_string()).await
+    }
+
+    /// Send a raw text frame.
+    pub async fn send_text(&mut self, s: &str) -> Result<(), String> {
+        self.ws
+            .send(Message::text(s.to_string()))
+            .await
+            .map_err(|e| e.to_string())
+    }
+
+    /// Send a raw binary frame.
+    pub async fn send_binary(&mut self, b: Vec<u8>) -> Result<(), String> {
+        self.ws
+            .send(Message::binary(b))
+            .await
+            .map_err(|e| e.to_string())
+    }
+
+    /// The next JSON frame (errors on close or timeout).
+    pub async fn recv(&mut self) -> Result<Value, String> {
+        loop {
+            let m = tokio::time::timeout(self.timeout, self.ws.next())
+                .await
+                .map_err(|_| "timed out waiting for a frame".to_string())?
+                .ok_or("connection closed")?
+                .map_err(|e| e.to_string())?;
+            match m {
+                Message::Text(t) => {
+                    let v: Value = serde_json::from_str(t.as_str())
+                        .map_err(|e| format!("server sent non-JSON: {e}"))?;
+                    self.log.push(v.clone());
+                    return Ok(v);
+                }
+                Message::Close(_) => return Err("connection closed".into()),
+                _ => continue,
+            }
+        }
+    }
+
+    /// Receive frames until one of type `kind` comes.
+    pub async fn recv_type(&mut self, kind: &str) -> Result<Value, String> {
+        self.recv_until(|v| v["type"] == kind).await
+    }
+
+    /// Receive frames until `pred` holds for one; returns it.
+    pub async fn recv_until(
+        &mut self,
+        mut pred: impl FnMut(&Value) -> bool,
+    ) -> Result<Value, String> {
+        loop {
+            let v = self.recv().await?;
+            if pred(&v) {
+                return Ok(v);
+            }
+        }
+    }
+
+    /// Close the connection.
+    pub async fn close(mut self) {
+        let _ = self.ws.close(None).await;
+    }
+}

@@ -1,0 +1,299 @@
+//! Persistence: one code path for SQLite and PostgreSQL through sqlx's `any` driver, the
+//! migrations of both dialects, and a single writer task that commits writes in order, grouping
+//! whatever is queued into one transaction (group commit).
+
+use anyhow::Context;
+use sqlx::any::{AnyArguments, AnyPoolOptions, AnyRow};
+use sqlx::query::Query;
+use sqlx::{Any, AnyPool, Executor, Row};
+use tokio::sync::{mpsc, oneshot};
+
+/// Which database the server talks to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// A SQLite file.
+    Sqlite,
+    /// A PostgreSQL server.
+    Postgres,
+}
+
+/// A value bound to a statement.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Arg {
+    /// An integer.
+    I(i64),
+    /// A float.
+    F(f64),
+    /// A text.
+    T(String),
+    /// A NULL text.
+    Null,
+}
+
+impl From<i64> for Arg {
+    fn from(v: i64) -> Arg {
+        Arg::I(v)
+    }
+}
+impl From<f64> for Arg {
+    fn from(v: f64) -> Arg {
+        Arg::F(v)
+    }
+}
+impl From<String> for Arg {
+    fn from(v: String) -> Arg {
+        Arg::T(v)
+    }
+}
+impl From<&str> for Arg {
+    fn from(v: &str) -> Arg {
+        Arg::T(v.to_string())
+    }
+}
+impl From<Option<String>> for Arg {
+    fn from(v: Option<String>) -> Arg {
+        v.map_or(Arg::Null, Arg::T)
+    }
+}
+
+/// One statement to write.
+pub type Stmt = (&'static str, Vec<Arg>);
+
+struct WriteJob {
+    stmts: Vec<Stmt>,
+    done: oneshot::Sender<Result<(), String>>,
+}
+
+/// The database: a pool for reads and an ordered writer.
+#[derive(Clone)]
+pub struct Db {
+    pool: AnyPool,
+    backend: Backend,
+    writer: mpsc::Sender<WriteJob>,
+}
+
+const MIGRATIONS_SQLITE: &[(i64, &str)] =
+    &[(1, include_str!("../migrations/sqlite/0001_init.sql"))];
+const MIGRATIONS_POSTGRES: &[(i64, &str)] =
+    &[(1, include_str!("../migrations/postgres/0001_init.sql"))];
+
+fn bind<'q>(
+    mut q: Query<'q, Any, AnyArguments<'q>>,
+    args: &'q [Arg],
+) -> Query<'q, Any, AnyArguments<'q>> {
+    for a in args {
+        q = match a {
+            Arg::I(v) => q.bind(*v),
+            Arg::F(v) => q.bind(*v),
+            Arg::T(s) => q.bind(s.as_str()),
+            Arg::Null => q.bind(None::<String>),
+        };
+    }
+    q
+}
+
+impl Db {
+    /// Open (and create, for SQLite) the database at `url` (`sqlite://path` or
+    /// `postgres://...`) and run the migrations.
+    pub async fn open(url: &str) -> anyhow::Result<Db> {
+        sqlx::any::install_default_drivers();
+        let backend = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Backend::Postgres
+        } else if url.starts_with("sqlite:") {
+            Backend::Sqlite
+        } else {
+            anyhow::bail!(
+                "unsupported database URL {url:?} (expected sqlite://... or postgres://...)"
+            );
+        };
+        let url = if backend == Backend::Sqlite && !url.contains('?') {
+            format!("{url}?mode=rwc")
+        } else {
+            url.to_string()
+        };
+        let pool = AnyPoolOptions::new()
+            .max_connections(if backend == Backend::Sqlite { 4 } else { 8 })
+            .after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if backend == Backend::Sqlite {
+                        conn.execute("PRAGMA journal_mode = WAL").await?;
+                        conn.execute("PRAGMA synchronous = NORMAL").await?;
+                        conn.execute("PRAGMA busy_timeout = 10000").await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect(&url)
+            .await
+            .with_context(|| format!("opening the database {url}"))?;
+        migrate(&pool, backend).await?;
+        let (tx, rx) = mpsc::channel(4096);
+        tokio::spawn(writer(pool.clone(), rx));
+        Ok(Db {
+            pool,
+            backend,
+            writer: tx,
+        })
+    }
+
+    /// Which database this is.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Write statements, in order after every earlier write, in one transaction; returns once
+    /// they are committed.
+    pub async fn write(&self, stmts: Vec<Stmt>) -> Result<(), String> {
+        let (done, rx) = oneshot::channel();
+        self.writer
+            .send(WriteJob { stmts, done })
+            .await
+            .map_err(|_| "the database writer stopped".to_string())?;
+        rx.await
+            .map_err(|_| "the database writer stopped".to_string())?
+    }
+
+    /// Write one statement (see [`Db::write`]).
+    pub async fn write1(&self, sql: &'static str, args: Vec<Arg>) -> Result<(), String> {
+        self.write(vec![(sql, args)]).await
+    }
+
+    /// Read rows.
+    pub async fn fetch(&self, sql: &str, args: Vec<Arg>) -> Result<Vec<AnyRow>, String> {
+        bind(sqlx::query(sql), &args)
+            .fetch_all(&self.pool)
+            .await
+            .map_err(|e| e.to_string())
+    }
+
+    /// Read at most one row.
+    pub async fn fetch_opt(&self, sql: &str, args: Vec<Arg>) -> Result<Option<AnyRow>, String> {
+        bind(sqlx::query(sql), &args)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(|e| e.to_string())
+    }
+
+    /// Close the pool.
+    pub async fn close(&self) {
+        self.pool.close().await
+    }
+}
+
+/// Column helpers that never panic.
+pub fn col_str(row: &AnyRow, i: usize) -> String {
+    row.try_get::<String, _>(i).unwrap_or_default()
+}
+/// An optional text column.
+pub fn col_opt_str(row: &AnyRow, i: usize) -> Option<String> {
+    row.try_get::<Option<String>, _>(i).ok().flatten()
+}
+/// An integer column (0 if NULL or unreadable).
+pub fn col_i64(row: &AnyRow, i: usize) -> i64 {
+    row.try_get::<Option<i64>, _>(i).ok().flatten().unwrap_or(0)
+}
+/// An optional integer column.
+pub fn col_opt_i64(row: &AnyRow, i: usize) -> Option<i64> {
+    row.try_get::<Option<i64>, _>(i).ok().flatten()
+}
+/// A float column.
+pub fn col_f64(row: &AnyRow, i: usize) -> f64 {
+    row.try_get::<f64, _>(i).unwrap_or(0.0)
+}
+
+async fn migrate(pool: &AnyPool, backend: Backend) -> anyhow::Result<()> {
+    let mut conn = pool.acquire().await?;
+    if backend == Backend::Postgres {
+        conn.execute("SELECT pg_advisory_lock(7351)").await?;
+    }
+    let result = async {
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS junqi_migrations (version BIGINT PRIMARY KEY, applied_ms BIGINT NOT NULL)",
+        )
+        .await?;
+        let done: Vec<i64> = sqlx::query("SELECT version FROM junqi_migrations")
+            .fetch_all(&mut *conn)
+            .await?
+            .iter()
+            .map(|r| r.try_get::<i64, _>(0).unwrap_or(-1))
+            .collect();
+        let list = match backend {
+            Backend::Sqlite => MIGRATIONS_SQLITE,
+            Backend::Postgres => MIGRATIONS_POSTGRES,
+        };
+        for &(version, sql) in list {
+            if done.contains(&version) {
+                continue;
+            }
+            let mut tx = sqlx::Connection::begin(&mut *conn).await?;
+            for stmt in sql.split(';') {
+                let body: String =
+                    stmt.lines().filter(|l| !l.trim_start().starts_with("--")).collect::<Vec<_>>().join("\n");
+                if body.trim().is_empty() {
+                    continue;
+                }
+                tx.execute(body.as_str()).await.with_context(|| format!("migration {version}: {body}"))?;
+            }
+            let now = crate::clock::Clock::now_ms(&crate::clock::SystemClock) as i64;
+            sqlx::query("INSERT INTO junqi_migrations (version, applied_ms) VALUES ($1, $2)")
+                .bind(version)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+        }
+        anyhow::Ok(())
+    }
+    .await;
+    if backend == Backend::Postgres {
+        let _ = conn.execute("SELECT pg_advisory_unlock(7351)").await;
+    }
+    result
+}
+
+async fn run_batch(pool: &AnyPool, jobs: &[WriteJob]) -> Result<(), sqlx::Error> {
+    let mut tx = pool.begin().await?;
+    for job in jobs {
+        for (sql, args) in &job.stmts {
+            bind(sqlx::query(sql), args).execute(&mut *tx).await?;
+        }
+    }
+    tx.commit().await
+}
+
+async fn writer(pool: AnyPool, mut rx: mpsc::Receiver<WriteJob>) {
+    while let Some(first) = rx.recv().await {
+        let mut batch = vec![first];
+        while batch.len() < 1024 {
+            match rx.try_recv() {
+                Ok(j) => batch.push(j),
+                Err(_) => break,
+            }
+        }
+        match run_batch(&pool, &batch).await {
+            Ok(()) => {
+                for j in batch {
+                    let _ = j.done.send(Ok(()));
+                }
+            }
+            Err(e) if batch.len() == 1 => {
+                tracing::warn!("database write failed: {e}");
+                for j in batch {
+                    let _ = j.done.send(Err(e.to_string()));
+                }
+            }
+            Err(_) => {
+                // One job spoiled the group: commit each alone so the others still land.
+                for j in batch {
+                    let r = run_batch(&pool, std::slice::from_ref(&j))
+                        .await
+                        .map_err(|e| e.to_string());
+                    if let Err(e) = &r {
+                        tracing::warn!("database write failed: {e}");
+                    }
+                    let _ = j.done.send(r);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,162 @@
+//! Glicko-2 ratings (Glickman, "Example of the Glicko-2 system"): one rating period per game.
+
+/// A player's rating in one category.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rating {
+    /// Rating (Glicko scale, 1500 to start).
+    pub rating: f64,
+    /// Rating deviation (350 to start).
+    pub rd: f64,
+    /// Volatility (0.06 to start).
+    pub vol: f64,
+}
+
+impl Default for Rating {
+    fn default() -> Rating {
+        Rating {
+            rating: 1500.0,
+            rd: 350.0,
+            vol: 0.06,
+        }
+    }
+}
+
+const SCALE: f64 = 173.7178;
+const TAU: f64 = 0.5;
+
+fn g(phi: f64) -> f64 {
+    1.0 / (1.0 + 3.0 * phi * phi / (std::f64::consts::PI * std::f64::consts::PI)).sqrt()
+}
+
+/// The rating after one period against `results`: (opponent, score 1 / 0.5 / 0).
+pub fn update(player: Rating, results: &[(Rating, f64)]) -> Rating {
+    let mu = (player.rating - 1500.0) / SCALE;
+    let phi = player.rd / SCALE;
+    if results.is_empty() {
+        let phi_star = (phi * phi + player.vol * player.vol).sqrt();
+        return Rating {
+            rd: (phi_star * SCALE).min(350.0),
+            ..player
+        };
+    }
+    let mut v_inv = 0.0;
+    let mut delta_sum = 0.0;
+    for &(opp, score) in results {
+        let mu_j = (opp.rating - 1500.0) / SCALE;
+        let phi_j = opp.rd / SCALE;
+        let gj = g(phi_j);
+        let e = 1.0 / (1.0 + (-gj * (mu - mu_j)).exp());
+        v_inv += gj * gj * e * (1.0 - e);
+        delta_sum += gj * (score - e);
+    }
+    let v = 1.0 / v_inv;
+    let delta = v * delta_sum;
+    // The new volatility (Illinois algorithm).
+    let a = (player.vol * player.vol).ln();
+    let f = |x: f64| {
+        let ex = x.exp();
+        ex * (delta * delta - phi * phi - v - ex) / (2.0 * (phi * phi + v + ex).powi(2))
+            - (x - a) / (TAU * TAU)
+    };
+    let mut big_a = a;
+    let mut big_b = if delta * delta > phi * phi + v {
+        (delta * delta - phi * phi - v).ln()
+    } else {
+        let mut k = 1.0;
+        while f(a - k * TAU) < 0.0 && k < 100.0 {
+            k += 1.0;
+        }
+        a - k * TAU
+    };
+    let (mut fa, mut fb) = (f(big_a), f(big_b));
+    let mut iterations = 0;
+    while (big_b - big_a).abs() > 1e-6 && iterations < 100 {
+        let c = big_a + (big_a - big_b) * fa / (fb - fa);
+        let fc = f(c);
+        if fc * fb <= 0.0 {
+            big_a = big_b;
+            fa = fb;
+        } else {
+            fa /= 2.0;
+        }
+        big_b = c;
+        fb = fc;
+        iterations += 1;
+    }
+    let vol = (big_a / 2.0).exp();
+    let phi_star = (phi * phi + vol * vol).sqrt();
+    let phi_new = 1.0 / (1.0 / (phi_star * phi_star) + 1.0 / v).sqrt();
+    let mu_new = mu + phi_new * phi_new * delta_sum;
+    Rating {
+        rating: mu_new * SCALE + 1500.0,
+        rd: (phi_new * SCALE).clamp(30.0, 350.0),
+        vol,
+    }
+}
+
+/// A team's strength for four-player rating: the members' average rating and the root mean
+/// square of their deviations.
+pub fn team(members: &[Rating]) -> Rating {
+    let n = members.len().max(1) as f64;
+    Rating {
+        rating: members.iter().map(|r| r.rating).sum::<f64>() / n,
+        rd: (members.iter().map(|r| r.rd * r.rd).sum::<f64>() / n).sqrt(),
+        vol: members.iter().map(|r| r.vol).sum::<f64>() / n,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn glickman_example() {
+        // The worked example of Glickman's paper.
+        let p = Rating {
+            rating: 1500.0,
+            rd: 200.0,
+            vol: 0.06,
+        };
+        let r = update(
+            p,
+            &[
+                (
+                    Rating {
+                        rating: 1400.0,
+                        rd: 30.0,
+                        vol: 0.06,
+                    },
+                    1.0,
+                ),
+                (
+                    Rating {
+                        rating: 1550.0,
+                        rd: 100.0,
+                        vol: 0.06,
+                    },
+                    0.0,
+                ),
+                (
+                    Rating {
+                        rating: 1700.0,
+                        rd: 300.0,
+                        vol: 0.06,
+                    },
+                    0.0,
+                ),
+            ],
+        );
+        assert!((r.rating - 1464.06).abs() < 0.1, "{r:?}");
+        assert!((r.rd - 151.52).abs() < 0.1, "{r:?}");
+        assert!((r.vol - 0.05999).abs() < 0.0001, "{r:?}");
+    }
+
+    #[test]
+    fn winner_goes_up() {
+        let a = Rating::default();
+        let b = Rating::default();
+        assert!(update(a, &[(b, 1.0)]).rating > 1500.0);
+        assert!(update(b, &[(a, 0.0)]).rating < 1500.0);
+        assert!((update(a, &[(b, 0.5)]).rating - 1500.0).abs() < 1e-6);
+    }
+}

@@ -1,0 +1,142 @@
+//! Shared helpers of the server tests: a server on a free port with a manual clock, scripted
+//! clients that play random legal actions.
+#![allow(dead_code)]
+
+use junqi_core::{BoardKind, Deployment, Seat};
+use junqi_server::client::{http, WsClient};
+use junqi_server::{Config, ManualClock, Server};
+use rand::{Rng, SeedableRng};
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+pub struct TestServer {
+    pub server: Server,
+    pub clock: ManualClock,
+    pub dir: Option<tempfile::TempDir>,
+}
+
+impl TestServer {
+    pub fn addr(&self) -> String {
+        self.server.addr.to_string()
+    }
+    pub fn ws_url(&self, table: &str) -> String {
+        format!("ws://{}/ws/{table}", self.server.addr)
+    }
+    pub async fn post(&self, path: &str, body: Value) -> (u16, Value) {
+        http(&self.addr(), "POST", path, Some(&body), None)
+            .await
+            .expect("http")
+    }
+    pub async fn get(&self, path: &str) -> (u16, Value) {
+        http(&self.addr(), "GET", path, None, None)
+            .await
+            .expect("http")
+    }
+}
+
+pub const T0: u64 = 1_700_000_000_000;
+
+pub async fn start_at(
+    database: Option<String>,
+    dir: Option<tempfile::TempDir>,
+    clock: ManualClock,
+) -> TestServer {
+    let dir = dir.or_else(|| {
+        if database.is_none() {
+            Some(tempfile::tempdir().unwrap())
+        } else {
+            None
+        }
+    });
+    let data_dir = dir
+        .as_ref()
+        .map(|d| d.path().to_path_buf())
+        .unwrap_or_else(|| "/tmp/unused".into());
+    let mut config = Config::new("127.0.0.1:0".parse().unwrap(), data_dir);
+    config.database = database;
+    config.clock = Arc::new(clock.clone());
+    config.settings.rate_per_sec = 1000.0;
+    config.settings.rate_burst = 1000.0;
+    let server = junqi_server::start(config).await.expect("server starts");
+    TestServer { server, clock, dir }
+}
+
+pub async fn start() -> TestServer {
+    start_at(None, None, ManualClock::new(T0)).await
+}
+
+/// Connect and say hello with a seat token.
+pub async fn join(
+    ts: &TestServer,
+    table: &str,
+    token: Option<&str>,
+    last_v: Option<u64>,
+) -> WsClient {
+    let mut c = WsClient::connect(&ts.ws_url(table))
+        .await
+        .expect("ws connect");
+    let mut hello = json!({"type": "hello"});
+    if let Some(t) = token {
+        hello["token"] = t.into();
+    }
+    if let Some(v) = last_v {
+        hello["last_v"] = v.into();
+    }
+    c.send(&hello).await.unwrap();
+    let w = c.recv_type("welcome").await.unwrap();
+    assert_eq!(w["table"], table);
+    c
+}
+
+pub fn layout(seed: u64) -> String {
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+    Deployment::random(&mut rng).to_string()
+}
+
+/// Wait until it is our turn (an observation or sync with legal actions) or the game ends.
+/// Returns the legal actions (empty when the game is over).
+pub async fn wait_turn(c: &mut WsClient) -> Vec<String> {
+    loop {
+        let f = c.recv().await.expect("frame");
+        match f["type"].as_str() {
+            Some("game_over") => return vec![],
+            Some("observation") | Some("sync") => {
+                let legal: Vec<String> = f["observation"]["legal_actions"]
+                    .as_array()
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(|x| x.as_str().map(String::from))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                if !legal.is_empty() {
+                    return legal;
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Play random legal actions until the game is over; returns the game_over frame.
+pub async fn play_random(c: &mut WsClient, seed: u64) -> Value {
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+    loop {
+        let legal = wait_turn(c).await;
+        if legal.is_empty() {
+            return c
+                .log
+                .iter()
+                .rev()
+                .find(|f| f["type"] == "game_over")
+                .cloned()
+                .expect("game over frame");
+        }
+        let a = &legal[rng.gen_range(0..legal.len())];
+        c.send(&json!({"type": "act", "action": a})).await.unwrap();
+    }
+}
+
+pub fn seats(board: BoardKind) -> Seat {
+    board.seats() as Seat
+}

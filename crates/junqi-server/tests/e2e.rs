@@ -1,0 +1,42 @@
+//! End-to-end games over real WebSocket connections.
+
+mod common;
+use common::*;
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_player_game_against_the_computer() {
+    let ts = start().await;
+    let (status, created) = ts
+        .post("/api/play-computer", json!({"board": "two_player"}))
+        .await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["table"]["id"].as_str().unwrap().to_string();
+    let token = created["token"].as_str().unwrap().to_string();
+    let mut c = join(&ts, &id, Some(&token), None).await;
+    let sync = c.recv_type("sync").await.unwrap();
+    assert_eq!(sync["status"], "deploying");
+    // A bad layout is refused with the core's reason.
+    c.send(&json!({"type": "deploy", "layout": "nonsense", "id": 1}))
+        .await
+        .unwrap();
+    let e = c.recv_type("error").await.unwrap();
+    assert_eq!(e["id"], 1);
+    assert!(e["reason"].as_str().unwrap().contains("6 rows"), "{e}");
+    c.send(&json!({"type": "deploy", "layout": layout(7)}))
+        .await
+        .unwrap();
+    let over = play_random(&mut c, 11).await;
+    assert!(over["outcome"]["result"].is_string(), "{over}");
+    let record = over["record"].as_str().unwrap();
+    assert!(record.starts_with("board two_player"));
+    let parsed = junqi_core::Record::from_text(record).unwrap();
+    parsed.replay().unwrap();
+    // The record can be downloaded and replayed.
+    let (st, text) = ts.get(&format!("/api/games/{id}/record")).await;
+    assert_eq!(st, 200);
+    assert_eq!(text.as_str().unwrap(), record);
+    let (st, rep) = ts.get(&format!("/api/games/{id}/replay")).await;
+    assert_eq!(st, 200);
+    assert_eq!(rep["steps"].as_array().unwrap().len(), parsed.entries.len());
+}
