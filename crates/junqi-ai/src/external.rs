@@ -236,7 +236,12 @@ impl ExternalBot {
         let p = self.proc.as_mut().ok_or("the engine is not running")?;
         writeln!(p.stdin, "{line}")
             .and_then(|_| p.stdin.flush())
-            .map_err(|e| format!("the engine stopped (cannot write to it: {e}){}", exit_note(p)))
+            .map_err(|e| {
+                format!(
+                    "the engine stopped (cannot write to it: {e}){}",
+                    exit_note(p)
+                )
+            })
     }
 
     /// Read lines until one that is `prefix` or starts with `prefix` and a space; returns the

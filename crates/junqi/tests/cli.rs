@@ -1,0 +1,311 @@
+//! The command line: `junqi arena` (text and `--json`, built-in and external bots, forfeits),
+//! `junqi play` driven through a pipe, and `junqi engine` on bad input.
+
+use serde_json::Value;
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_junqi");
+
+fn junqi(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start junqi");
+    let mut stdin = child.stdin.take().unwrap();
+    // The program may stop reading early; a failed write is then expected.
+    let _ = stdin.write_all(input.as_bytes());
+    drop(stdin);
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn arena_json(args: &[&str]) -> Value {
+    let mut all = vec!["arena"];
+    all.extend_from_slice(args);
+    all.push("--json");
+    let o = junqi(&all, "");
+    assert!(
+        o.status.success(),
+        "junqi {all:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = stdout(&o);
+    assert_eq!(text.lines().count(), 1, "one JSON object: {text}");
+    serde_json::from_str(&text).unwrap()
+}
+
+#[test]
+fn arena_json_has_the_statistics() {
+    let v = arena_json(&[
+        "--bot",
+        "random",
+        "--bot",
+        "random",
+        "--games",
+        "6",
+        "--seed",
+        "3",
+        "--budget",
+        "iterations:5",
+    ]);
+    for k in [
+        "games",
+        "wins",
+        "draws",
+        "losses",
+        "score",
+        "ci_low",
+        "ci_high",
+        "elo",
+        "elo_low",
+        "elo_high",
+        "avg_plies",
+        "results",
+        "forfeits",
+    ] {
+        assert!(v.get(k).is_some(), "missing {k} in {v}");
+    }
+    assert_eq!(v["games"], 6);
+    let n =
+        v["wins"].as_u64().unwrap() + v["draws"].as_u64().unwrap() + v["losses"].as_u64().unwrap();
+    assert_eq!(n, 6);
+    let (lo, s, hi) = (
+        v["ci_low"].as_f64().unwrap(),
+        v["score"].as_f64().unwrap(),
+        v["ci_high"].as_f64().unwrap(),
+    );
+    assert!(lo <= s && s <= hi, "{v}");
+    assert_eq!(v["forfeits"].as_array().unwrap().len(), 0);
+    // Reproducible from the seed, whatever the thread count.
+    let w = arena_json(&[
+        "--bot",
+        "random",
+        "--bot",
+        "random",
+        "--games",
+        "6",
+        "--seed",
+        "3",
+        "--budget",
+        "iterations:5",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(
+        (v["wins"].clone(), v["avg_plies"].clone()),
+        (w["wins"].clone(), w["avg_plies"].clone())
+    );
+}
+
+#[test]
+fn arena_plays_external_engines_and_reports_forfeits() {
+    let engine = format!("cmd:'{BIN}' engine --bot random");
+    let v = arena_json(&[
+        "--bot",
+        &engine,
+        "--bot",
+        "random",
+        "--games",
+        "2",
+        "--board",
+        "four_player",
+        "--mode",
+        "half_open",
+        "--seed",
+        "2",
+    ]);
+    assert_eq!(v["games"], 2);
+    assert_eq!(v["forfeits"].as_array().unwrap().len(), 0, "{v}");
+    let v = arena_json(&[
+        "--bot",
+        "cmd:false",
+        "--bot",
+        "random",
+        "--games",
+        "2",
+        "--seed",
+        "2",
+        "--time-limit-ms",
+        "2000",
+    ]);
+    assert_eq!(v["losses"], 2, "{v}");
+    let f = v["forfeits"].as_array().unwrap();
+    assert_eq!(f.len(), 2);
+    assert!(
+        f[0]["why"].as_str().unwrap().contains("the engine stopped"),
+        "{v}"
+    );
+    assert_eq!(v["results"]["forfeit"], 2);
+    // The text report says the same.
+    let o = junqi(
+        &[
+            "arena",
+            "--bot",
+            "cmd:false",
+            "--bot",
+            "random",
+            "--games",
+            "2",
+        ],
+        "",
+    );
+    let text = stdout(&o);
+    assert!(
+        text.contains("forfeit in game 0") && text.contains("Elo"),
+        "{text}"
+    );
+}
+
+#[test]
+fn arena_rejects_bad_arguments() {
+    for args in [
+        vec!["arena", "--bot", "random"],
+        vec!["arena", "--bot", "random", "--bot", "nobody"],
+        vec![
+            "arena", "--bot", "random", "--bot", "random", "--budget", "lots",
+        ],
+        vec!["arena", "--bot", "random", "--bot", "cmd:'unclosed"],
+        vec![
+            "arena",
+            "--bot",
+            "random",
+            "--bot",
+            "random",
+            "--mode",
+            "flip",
+            "--board",
+            "four_player",
+        ],
+    ] {
+        let o = junqi(&args, "");
+        assert!(!o.status.success(), "{args:?} succeeded");
+        assert!(!o.stderr.is_empty());
+    }
+}
+
+#[test]
+fn play_through_a_pipe_moves_and_resigns() {
+    // a6 always holds a movable piece and b5 is an empty camp next to it, so a6-b5 is legal.
+    let input = "help\na6\nmoves c6\nnonsense\ne1-e12\na6-b5\nboard\ndead\nresign\n";
+    let o = junqi(
+        &[
+            "play",
+            "--seed",
+            "11",
+            "--bot",
+            "random",
+            "--budget",
+            "iterations:5",
+        ],
+        input,
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = stdout(&o);
+    for needle in [
+        "南方（你）",       // who you are
+        "  a     b     c",  // file labels
+        " 12 N ?? ",        // hidden enemy pieces, rank labels
+        "阵亡",             // the dead-piece list
+        "a6: ",             // legal destinations of a6
+        "看不懂",           // an unknown command
+        "不能这样走",       // an illegal move
+        "南方（你） a6-b5", // the move announced
+        "出局 (投降)",      // the resignation
+        "北方 获胜",        // the outcome
+        "山界",             // the mountain
+    ] {
+        assert!(out.contains(needle), "missing {needle:?} in:\n{out}");
+    }
+    // Own pieces are named; only after the game is the enemy shown.
+    let before_end = &out[..out.find("对局结束").unwrap()];
+    assert!(before_end.contains("S司令") || before_end.contains("S军旗"));
+    assert!(
+        !before_end.contains("N司令") && !before_end.contains("N军旗"),
+        "an enemy identity leaked"
+    );
+}
+
+#[test]
+fn play_four_player_in_english_and_end_of_input() {
+    let o = junqi(
+        &[
+            "play",
+            "--board",
+            "four_player",
+            "--seat",
+            "1",
+            "--seed",
+            "5",
+            "--lang",
+            "en",
+            "--budget",
+            "iterations:5",
+        ],
+        "l7\nl7-m8\nq7\n",
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = stdout(&o);
+    assert!(out.contains("you play East (you)"), "{out}");
+    assert!(out.contains("East (you) l7-m8"), "{out}");
+    assert!(out.contains("end of input"), "{out}");
+    assert!(out.contains("Dead"), "{out}");
+}
+
+#[test]
+fn play_rejects_bad_arguments_and_accepts_a_layout() {
+    for args in [
+        vec!["play", "--seat", "2"],
+        vec!["play", "--lang", "fr"],
+        vec!["play", "--layout", "nonsense"],
+        vec![
+            "play",
+            "--mode",
+            "flip",
+            "--layout",
+            "31537/1.5.4/2B.4B/2.7.9/1L6L2/6FL83",
+        ],
+        vec!["play", "--layout", "L1537/1.5.4/2B.4B/2.7.9/136L2/6FL83"],
+    ] {
+        let o = junqi(&args, "quit\n");
+        assert!(!o.status.success(), "{args:?} succeeded");
+    }
+    let o = junqi(
+        &[
+            "play",
+            "--layout",
+            "31537/1.5.4/2B.4B/2.7.9/1L6L2/6FL83",
+            "--seed",
+            "1",
+            "--lang",
+            "en",
+        ],
+        "quit\n",
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = stdout(&o);
+    assert!(out.contains(" 6 SCapt═SEngr═SCol ═SCapt═SMGen 6"), "{out}");
+    assert!(out.contains("bye"));
+}
+
+#[test]
+fn engine_answers_errors_and_survives_garbage() {
+    let o = junqi(
+        &["engine"],
+        "\u{0}\u{1}\nnewgame board two_player mode dark seat 9\ngo\nobservation {}\nisready\n",
+    );
+    assert!(o.status.success());
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    assert!(lines[..4].iter().all(|l| l.starts_with("error ")), "{out}");
+    assert_eq!(lines[4], "readyok");
+    let o = junqi(&["engine", "--bot", "nobody"], "");
+    assert!(!o.status.success());
+}
