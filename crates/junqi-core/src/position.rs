@@ -134,7 +134,13 @@ impl std::fmt::Debug for Position {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Position")
             .field("rules", &self.rules)
-            .field("pieces", &self.pieces().map(|(s, p)| (self.topo.name(s).to_string(), p)).collect::<Vec<_>>())
+            .field(
+                "pieces",
+                &self
+                    .pieces()
+                    .map(|(s, p)| (self.topo.name(s).to_string(), p))
+                    .collect::<Vec<_>>(),
+            )
             .field("to_move", &self.to_move)
             .field("plies", &self.plies)
             .field("quiet", &self.quiet)
@@ -202,12 +208,20 @@ impl Position {
         let seats = rules.seats();
         let names = |sq: Square| topo.name(sq).to_string();
         if s.to_move as usize >= seats {
-            return err(format!("to_move {} is not a seat of the {} board (seats 0 to {})", s.to_move, rules.board, seats - 1));
+            return err(format!(
+                "to_move {} is not a seat of the {} board (seats 0 to {})",
+                s.to_move,
+                rules.board,
+                seats - 1
+            ));
         }
         let mut eliminated = 0u8;
         for &e in &s.eliminated {
             if e as usize >= seats {
-                return err(format!("eliminated seat {e} does not exist on the {} board", rules.board));
+                return err(format!(
+                    "eliminated seat {e} does not exist on the {} board",
+                    rules.board
+                ));
             }
             if eliminated >> e & 1 != 0 {
                 return err(format!("seat {e} is listed twice in eliminated"));
@@ -217,7 +231,10 @@ impl Position {
         let mut skips = [0u8; 4];
         if !s.skips.is_empty() {
             if s.skips.len() != seats {
-                return err(format!("skips must list one count per seat ({seats}), got {}", s.skips.len()));
+                return err(format!(
+                    "skips must list one count per seat ({seats}), got {}",
+                    s.skips.len()
+                ));
             }
             for (i, &k) in s.skips.iter().enumerate() {
                 if k > 255 {
@@ -230,7 +247,9 @@ impl Position {
         match s.flip_colours {
             Some(_) if !flip => return err("flip_colours is only for flip play".into()),
             Some([a, b]) if !((a == 0 && b == 1) || (a == 1 && b == 0)) => {
-                return err(format!("flip_colours must be [0, 1] or [1, 0], got [{a}, {b}]"))
+                return err(format!(
+                    "flip_colours must be [0, 1] or [1, 0], got [{a}, {b}]"
+                ))
             }
             _ => {}
         }
@@ -253,19 +272,27 @@ impl Position {
         let mut counts = [[0u8; 12]; 4];
         for p in &s.pieces {
             if p.at.index() >= topo.len() {
-                return err(format!("square index {} is not on the {} board", p.at.0, rules.board));
+                return err(format!(
+                    "square index {} is not on the {} board",
+                    p.at.0, rules.board
+                ));
             }
             if p.seat as usize >= seats {
                 return err(format!(
                     "the piece on {} belongs to seat {}, which does not exist on the {} board",
-                    names(p.at), p.seat, rules.board
+                    names(p.at),
+                    p.seat,
+                    rules.board
                 ));
             }
             if !pos.cells[p.at.index()].is_empty() {
                 return err(format!("two pieces on {}", names(p.at)));
             }
             if p.face_down && !flip {
-                return err(format!("the piece on {} is face down, which only flip play allows", names(p.at)));
+                return err(format!(
+                    "the piece on {} is face down, which only flip play allows",
+                    names(p.at)
+                ));
             }
             if rules.board == BoardKind::FourPlayer && eliminated >> p.seat & 1 != 0 {
                 return err(format!(
@@ -278,23 +305,49 @@ impl Position {
             if *c > p.role.count() {
                 return err(format!(
                     "seat {} has more than {} {} (the piece on {} is one too many)",
-                    p.seat, p.role.count(), p.role, names(p.at)
+                    p.seat,
+                    p.role.count(),
+                    p.role,
+                    names(p.at)
                 ));
             }
-            pos.put(p.at, Cell::new(Piece { role: p.role, seat: p.seat, face_down: p.face_down }, false));
+            pos.put(
+                p.at,
+                Cell::new(
+                    Piece {
+                        role: p.role,
+                        seat: p.seat,
+                        face_down: p.face_down,
+                    },
+                    false,
+                ),
+            );
         }
         // Carried flags.
         let carry = rules.carry_home();
         for p in &s.pieces {
-            let Some(f) = p.carrying_flag_of else { continue };
+            let Some(f) = p.carrying_flag_of else {
+                continue;
+            };
             if !carry {
-                return err(format!("the piece on {} carries a flag, which only win_by_flag = carry_home allows", names(p.at)));
+                return err(format!(
+                    "the piece on {} carries a flag, which only win_by_flag = carry_home allows",
+                    names(p.at)
+                ));
             }
             if f as usize >= seats || f == p.seat || (seats == 4 && f == partner(p.seat)) {
-                return err(format!("the piece on {} cannot carry the flag of seat {f}", names(p.at)));
+                return err(format!(
+                    "the piece on {} cannot carry the flag of seat {f}",
+                    names(p.at)
+                ));
             }
-            if !p.role.is_movable() {
-                return err(format!("the {} on {} cannot carry a flag", p.role, names(p.at)));
+            if !p.role.is_movable() || p.role == Role::Bomb {
+                // A bomb that attacks a flag is removed (§9.1), so no bomb ever carries one.
+                return err(format!(
+                    "the {} on {} cannot carry a flag",
+                    p.role,
+                    names(p.at)
+                ));
             }
             if pos.carries[f as usize].is_some() {
                 return err(format!("the flag of seat {f} is carried by two pieces"));
@@ -303,19 +356,31 @@ impl Position {
                 return err(format!("the piece on {} carries two flags", names(p.at)));
             }
             if counts[f as usize][Role::Flag as usize] > 0 {
-                return err(format!("the flag of seat {f} is both on the board and carried"));
+                return err(format!(
+                    "the flag of seat {f} is both on the board and carried"
+                ));
             }
             let Some(&(_, at)) = s.captured_flags.iter().find(|(seat, _)| *seat == f) else {
-                return err(format!("captured_flags does not say where the flag of seat {f} was captured"));
+                return err(format!(
+                    "captured_flags does not say where the flag of seat {f} was captured"
+                ));
             };
             if at.index() >= topo.len() {
-                return err(format!("captured_flags names a square not on the {} board", rules.board));
+                return err(format!(
+                    "captured_flags names a square not on the {} board",
+                    rules.board
+                ));
             }
-            pos.carries[f as usize] = Some(Carry { carrier: p.at, captured_at: at });
+            pos.carries[f as usize] = Some(Carry {
+                carrier: p.at,
+                captured_at: at,
+            });
         }
         for &(f, _) in &s.captured_flags {
             if pos.carries.get(f as usize).and_then(|c| *c).is_none() {
-                return err(format!("captured_flags lists seat {f}, but no piece carries its flag"));
+                return err(format!(
+                    "captured_flags lists seat {f}, but no piece carries its flag"
+                ));
             }
         }
         if s.captured_flags.len() != pos.carries.iter().flatten().count() {
@@ -331,8 +396,15 @@ impl Position {
         let mut pieces = Vec::new();
         for sq in self.topo.squares() {
             if let Some(p) = self.cells[sq.index()].piece() {
-                let carrying_flag_of = (0..4u8).find(|&f| self.carries[f as usize].is_some_and(|c| c.carrier == sq));
-                pieces.push(PlacedPiece { at: sq, seat: p.seat, role: p.role, face_down: p.face_down, carrying_flag_of });
+                let carrying_flag_of =
+                    (0..4u8).find(|&f| self.carries[f as usize].is_some_and(|c| c.carrier == sq));
+                pieces.push(PlacedPiece {
+                    at: sq,
+                    seat: p.seat,
+                    role: p.role,
+                    face_down: p.face_down,
+                    carrying_flag_of,
+                });
             }
         }
         let seats = self.rules.seats();
@@ -344,7 +416,9 @@ impl Position {
             plies: self.plies,
             quiet_plies: self.quiet,
             skips: self.skips[..seats].iter().map(|&k| k as u32).collect(),
-            eliminated: (0..seats as u8).filter(|&s| self.eliminated >> s & 1 != 0).collect(),
+            eliminated: (0..seats as u8)
+                .filter(|&s| self.eliminated >> s & 1 != 0)
+                .collect(),
             captured_flags: (0..4u8)
                 .filter_map(|f| self.carries[f as usize].map(|c| (f, c.captured_at)))
                 .collect(),
@@ -418,7 +492,9 @@ impl Position {
 
     /// Every piece on the board with its square, in square order.
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
-        self.topo.squares().filter_map(|s| self.piece_at(s).map(|p| (s, p)))
+        self.topo
+            .squares()
+            .filter_map(|s| self.piece_at(s).map(|p| (s, p)))
     }
 
     /// The seat to move (after the game's end: the seat that acted last).
@@ -462,8 +538,20 @@ impl Position {
     }
 
     /// Whether the game is over.
+    ///
+    /// A position read from the interchange formats carries no outcome; one in which a whole side
+    /// is already eliminated is over all the same.
     pub fn is_over(&self) -> bool {
-        self.outcome.is_some()
+        self.outcome.is_some() || self.side_out(0) || self.side_out(1)
+    }
+
+    /// Whether every seat of a side (two-player: the seat; four-player: 0 = South+North,
+    /// 1 = East+West) is eliminated.
+    pub fn side_out(&self, team: u8) -> bool {
+        match self.rules.board {
+            BoardKind::TwoPlayer => self.is_eliminated(team),
+            BoardKind::FourPlayer => self.is_eliminated(team) && self.is_eliminated(team + 2),
+        }
     }
 
     /// Number of seats.
@@ -485,7 +573,8 @@ impl Position {
     /// The player seat that plays a colour (flip play), or the seat itself.
     pub fn seat_of_colour(&self, colour: u8) -> Option<Seat> {
         if self.rules.mode == Mode::Flip {
-            self.flip_colours.map(|c| if c[0] == colour { 0 } else { 1 })
+            self.flip_colours
+                .map(|c| if c[0] == colour { 0 } else { 1 })
         } else {
             Some(colour)
         }
@@ -494,7 +583,9 @@ impl Position {
     /// Whether a seat still has a movable piece (RULES §7: not a flag or landmine, and not locked
     /// in an HQ; flip play counts face-down pieces of its colour too).
     pub fn has_movable_piece(&self, seat: Seat) -> bool {
-        let Some(c) = self.colour_of(seat) else { return true };
+        let Some(c) = self.colour_of(seat) else {
+            return true;
+        };
         let mut w = [0u64; 3];
         for (i, x) in w.iter_mut().enumerate() {
             *x = self.occ[c as usize][i] & !self.fixed[i];
@@ -508,10 +599,13 @@ impl Position {
     /// Number of landmines of an owner on the board (face-down ones included).
     pub(crate) fn landmines_of(&self, owner: u8) -> u32 {
         let o = &self.occ[owner as usize];
-        let w = [o[0] & self.fixed[0], o[1] & self.fixed[1], o[2] & self.fixed[2]];
+        let w = [
+            o[0] & self.fixed[0],
+            o[1] & self.fixed[1],
+            o[2] & self.fixed[2],
+        ];
         crate::bits::iter_words(w)
             .filter(|&s| self.cells[s as usize].role() == Role::Landmine)
             .count() as u32
     }
 }
-

@@ -52,16 +52,27 @@ impl Position {
     /// Why an action is not legal for the seat to move, or `Ok` if it is.
     pub fn check(&self, action: Action) -> Result<(), IllegalAction> {
         let t = self.topo;
-        if let Some(o) = self.outcome {
-            return Err(IllegalAction(format!("the game is over ({o:?})")));
-        }
+        self.ensure_running()?;
         let seat = self.to_move;
         let sq = match action {
             Action::Move { from, .. } | Action::Flip(from) => from,
         };
-        for s in [Some(sq), if let Action::Move { to, .. } = action { Some(to) } else { None }].into_iter().flatten() {
+        for s in [
+            Some(sq),
+            if let Action::Move { to, .. } = action {
+                Some(to)
+            } else {
+                None
+            },
+        ]
+        .into_iter()
+        .flatten()
+        {
             if s.index() >= t.len() {
-                return Err(IllegalAction(format!("square index {} is not on the board", s.0)));
+                return Err(IllegalAction(format!(
+                    "square index {} is not on the board",
+                    s.0
+                )));
             }
         }
         let found = for_each_action_from(self, seat, sq, &mut |a| {
@@ -111,16 +122,28 @@ impl Position {
                     return format!("the {} on {} never moves", c.role(), name(from));
                 }
                 if self.rules.hq_locked() && has_word(&t.hqs, from.0) {
-                    return format!("the piece on {} stands in a headquarters and may not leave it", name(from));
+                    return format!(
+                        "the piece on {} stands in a headquarters and may not leave it",
+                        name(from)
+                    );
                 }
-                format!("the {} on {} cannot move to {}", c.role(), name(from), name(to))
+                format!(
+                    "the {} on {} cannot move to {}",
+                    c.role(),
+                    name(from),
+                    name(to)
+                )
             }
         }
     }
 
     /// Apply a legal action of the seat to move (RULES §7.1); an illegal one changes nothing and
     /// is answered with the reason.
-    pub fn play(&mut self, action: Action, events: &mut impl EventSink) -> Result<(), IllegalAction> {
+    pub fn play(
+        &mut self,
+        action: Action,
+        events: &mut impl EventSink,
+    ) -> Result<(), IllegalAction> {
         self.check(action)?;
         self.play_unchecked(action, events);
         Ok(())
@@ -153,7 +176,12 @@ impl Position {
         let c = self.cells[at.index()].turned_up();
         self.cells[at.index()] = c;
         crate::bits::set_word(&mut self.face_down, at.0, false);
-        ev.push(Event::Flip { seat: mover, at, role: c.role(), colour: c.seat() });
+        ev.push(Event::Flip {
+            seat: mover,
+            at,
+            role: c.role(),
+            colour: c.seat(),
+        });
         if self.flip_colours.is_none() {
             let settle = match self.rules.options.flip_colour {
                 FlipColour::FirstFlip => true,
@@ -170,13 +198,24 @@ impl Position {
     }
 
     /// Resolve a move or attack (step 1). Returns whether it was an attack.
-    fn move_piece(&mut self, mover: Seat, from: Square, to: Square, ev: &mut impl EventSink, step: &mut Step) -> bool {
+    fn move_piece(
+        &mut self,
+        mover: Seat,
+        from: Square,
+        to: Square,
+        ev: &mut impl EventSink,
+        step: &mut Step,
+    ) -> bool {
         let carry = self.rules.carry_home();
         let defender = self.cells[to.index()];
         if defender.is_empty() {
             let c = self.take(from);
             self.put(to, c);
-            ev.push(Event::Move { seat: mover, from, to });
+            ev.push(Event::Move {
+                seat: mover,
+                from,
+                to,
+            });
             if carry {
                 self.follow_carrier(from, to);
                 self.check_carried_home(to, ev, step);
@@ -185,10 +224,18 @@ impl Position {
         }
         let attacker = self.cells[from.index()];
         let res = resolve(&self.rules, attacker.role(), defender.role());
-        ev.push(Event::Attack { seat: mover, from, to, result: res.result });
+        ev.push(Event::Attack {
+            seat: mover,
+            from,
+            to,
+            result: res.result,
+        });
         if res.scouted {
             self.cells[to.index()] = defender.with_public();
-            ev.push(Event::Scouted { at: to, role: defender.role() });
+            ev.push(Event::Scouted {
+                at: to,
+                role: defender.role(),
+            });
         }
         let mut lost_marshals = [None::<u8>; 2];
         let mut returns = [None::<Seat>; 2];
@@ -217,7 +264,10 @@ impl Position {
             let flag_seat = defender.seat();
             if carry {
                 // The capturer takes the square and carries the flag.
-                self.carries[flag_seat as usize] = Some(Carry { carrier: to, captured_at: to });
+                self.carries[flag_seat as usize] = Some(Carry {
+                    carrier: to,
+                    captured_at: to,
+                });
             } else {
                 flag_loser = Some(self.seat_of_colour(flag_seat).unwrap_or(flag_seat));
             }
@@ -270,7 +320,9 @@ impl Position {
 
     /// §9.1: a carried flag goes back onto the board for its seat.
     fn return_flag(&mut self, flag_seat: Seat) {
-        let Some(carry) = self.carries[flag_seat as usize].take() else { return };
+        let Some(carry) = self.carries[flag_seat as usize].take() else {
+            return;
+        };
         let t = self.topo;
         let mut candidates = [carry.captured_at; 13];
         let mut n = 1;
@@ -284,8 +336,18 @@ impl Position {
                 n += 1;
             }
         }
-        if let Some(&sq) = candidates[..n].iter().find(|s| self.cells[s.index()].is_empty()) {
-            let flag = Cell::new(crate::position::Piece { role: Role::Flag, seat: flag_seat, face_down: false }, true);
+        if let Some(&sq) = candidates[..n]
+            .iter()
+            .find(|s| self.cells[s.index()].is_empty())
+        {
+            let flag = Cell::new(
+                crate::position::Piece {
+                    role: Role::Flag,
+                    seat: flag_seat,
+                    face_down: false,
+                },
+                true,
+            );
             self.put(sq, flag);
         }
     }
@@ -293,7 +355,10 @@ impl Position {
     /// Announce a seat's (colour's) flag square on its marshal's loss.
     fn reveal_flag(&mut self, colour: u8, ev: &mut impl EventSink) {
         if let Some(c) = self.carries[colour as usize] {
-            ev.push(Event::FlagRevealed { seat: colour, at: c.carrier });
+            ev.push(Event::FlagRevealed {
+                seat: colour,
+                at: c.carrier,
+            });
             return;
         }
         let mut own = crate::bits::iter_words(self.occ[colour as usize]);
@@ -303,13 +368,22 @@ impl Position {
                 return;
             }
             self.cells[sq as usize] = c.with_public();
-            ev.push(Event::FlagRevealed { seat: colour, at: Square(sq) });
+            ev.push(Event::FlagRevealed {
+                seat: colour,
+                at: Square(sq),
+            });
         }
     }
 
     /// Eliminate a seat: four-player, its pieces leave the board (a flag one of them carried goes
     /// back); a flag of its own being carried disappears.
-    fn eliminate(&mut self, seat: Seat, reason: EliminationReason, ev: &mut impl EventSink, step: &mut Step) {
+    fn eliminate(
+        &mut self,
+        seat: Seat,
+        reason: EliminationReason,
+        ev: &mut impl EventSink,
+        step: &mut Step,
+    ) {
         if self.is_eliminated(seat) {
             return;
         }
@@ -364,7 +438,7 @@ impl Position {
     /// limit. Returns whether the game is over.
     fn end_check(&mut self, mover: Option<Seat>, after_action: bool, step: &Step) -> bool {
         let board = self.rules.board;
-        let out = |team: u8| step.side_out_reason[team as usize].is_some() || self.side_eliminated(team);
+        let out = |team: u8| step.side_out_reason[team as usize].is_some() || self.side_out(team);
         let (out0, out1) = (out(0), out(1));
         if out0 || out1 {
             let winner_team = if out0 && out1 {
@@ -375,7 +449,8 @@ impl Position {
                 0
             };
             let loser = 1 - winner_team;
-            let reason = step.side_out_reason[loser as usize].unwrap_or(EliminationReason::NoMovablePieces);
+            let reason =
+                step.side_out_reason[loser as usize].unwrap_or(EliminationReason::NoMovablePieces);
             let winners = match board {
                 BoardKind::TwoPlayer => 1 << winner_team,
                 BoardKind::FourPlayer => (1 << winner_team) | (1 << (winner_team + 2)),
@@ -386,22 +461,19 @@ impl Position {
         if after_action {
             let o = &self.rules.options;
             if self.quiet >= o.quiet_plies {
-                self.outcome = Some(Outcome::Draw { reason: DrawReason::QuietPlies });
+                self.outcome = Some(Outcome::Draw {
+                    reason: DrawReason::QuietPlies,
+                });
                 return true;
             }
             if self.plies >= o.max_plies {
-                self.outcome = Some(Outcome::Draw { reason: DrawReason::MaxPlies });
+                self.outcome = Some(Outcome::Draw {
+                    reason: DrawReason::MaxPlies,
+                });
                 return true;
             }
         }
         false
-    }
-
-    fn side_eliminated(&self, team: u8) -> bool {
-        match self.rules.board {
-            BoardKind::TwoPlayer => self.is_eliminated(team),
-            BoardKind::FourPlayer => self.is_eliminated(team) && self.is_eliminated(team + 2),
-        }
     }
 
     /// The seat after `seat` in turn order.
@@ -481,7 +553,9 @@ impl Position {
     /// Every remaining seat agreed to a draw.
     pub fn agree_draw(&mut self) -> Result<(), IllegalAction> {
         self.ensure_running()?;
-        self.outcome = Some(Outcome::Draw { reason: DrawReason::Agreement });
+        self.outcome = Some(Outcome::Draw {
+            reason: DrawReason::Agreement,
+        });
         Ok(())
     }
 
@@ -492,7 +566,12 @@ impl Position {
         Ok(())
     }
 
-    fn remove_seat(&mut self, seat: Seat, reason: EliminationReason, ev: &mut impl EventSink) -> Result<(), IllegalAction> {
+    fn remove_seat(
+        &mut self,
+        seat: Seat,
+        reason: EliminationReason,
+        ev: &mut impl EventSink,
+    ) -> Result<(), IllegalAction> {
         self.ensure_seat(seat)?;
         self.ensure_running()?;
         let mut step = Step::default();
@@ -506,6 +585,9 @@ impl Position {
     fn ensure_running(&self) -> Result<(), IllegalAction> {
         match self.outcome {
             Some(o) => Err(IllegalAction(format!("the game is over ({o:?})"))),
+            None if self.is_over() => Err(IllegalAction(
+                "the game is over: a side is eliminated".into(),
+            )),
             None => Ok(()),
         }
     }
@@ -515,7 +597,9 @@ impl Position {
             return Err(IllegalAction(format!("seat {seat} does not exist")));
         }
         if self.is_eliminated(seat) {
-            return Err(IllegalAction(format!("seat {seat} is already out of the game")));
+            return Err(IllegalAction(format!(
+                "seat {seat} is already out of the game"
+            )));
         }
         Ok(())
     }

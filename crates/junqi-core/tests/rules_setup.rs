@@ -259,3 +259,47 @@ fn deployment_errors_name_the_square_or_piece() {
         .0;
     assert!(e.contains("seat 1") && e.contains("bomb on e7"), "{e}");
 }
+
+#[test]
+fn a_position_with_a_side_out_is_over() {
+    // Read back from a finished game: seat 1 is out, seat 0 (the seat that acted) to move.
+    let mut p = Pos::new(BoardKind::TwoPlayer, Mode::Dark)
+        .with(&[
+            ("a5", 0, Role::Engineer),
+            ("b1", 0, Role::Flag),
+            ("a8", 1, Role::Captain),
+        ])
+        .eliminated(&[1])
+        .build();
+    assert!(p.is_over());
+    assert!(p.legal_actions().is_empty());
+    let err = try_play(&mut p, "a5-a6").unwrap_err();
+    assert!(err.contains("over"), "{err}");
+    // Four-player: one partner out is not the end; both are.
+    let four = |out: &[u8]| {
+        Pos::new(BoardKind::FourPlayer, Mode::Dark)
+            .with(&[("g6", 0, Role::Engineer), ("k12", 2, Role::Engineer)])
+            .eliminated(out)
+            .build()
+    };
+    assert!(!four(&[3]).is_over());
+    assert!(four(&[1, 3]).is_over());
+}
+
+#[test]
+fn a_bomb_never_carries_a_flag() {
+    let mut s = Pos::new(BoardKind::TwoPlayer, Mode::Dark)
+        .opts(serde_json::json!({"win_by_flag": "carry_home"}))
+        .with(&[("a5", 0, Role::Bomb), ("c3", 0, Role::Captain)])
+        .build()
+        .to_setup();
+    let b12 = sq(&Position::from_setup(&s).unwrap(), "b12");
+    s.pieces
+        .iter_mut()
+        .find(|p| p.role == Role::Bomb)
+        .unwrap()
+        .carrying_flag_of = Some(1);
+    s.captured_flags = vec![(1, b12)];
+    let e = setup_error(&s);
+    assert!(e.contains("bomb") && e.contains("cannot carry"), "{e}");
+}
