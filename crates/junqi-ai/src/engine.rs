@@ -699,6 +699,12 @@ impl Engine {
                 let topo = obs.topology();
                 let a: Action =
                     catch(|| self.bot.choose(&obs, budget))?.map_err(|BotError(e)| e)?;
+                if !obs.legal_actions.contains(&a) {
+                    return Err(format!(
+                        "the bot chose {}, which is not a legal action",
+                        action_to_text(topo, a)
+                    ));
+                }
                 Ok(vec![format!("bestmove {}", action_to_text(topo, a))])
             }
             Command::GameOver(v) => {

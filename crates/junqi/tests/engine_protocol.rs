@@ -113,6 +113,25 @@ fn an_external_engine_plays_a_match_without_forfeits() {
         assert!(r.forfeits.is_empty(), "{board} {mode}: {:?}", r.forfeits);
         assert!(r.per_game.iter().all(|g| g.result.plies > 0));
     }
+    // A bot that tracks announcements plays through the protocol as well.
+    if !junqi_ai::bot_names().contains(&"heuristic") {
+        return;
+    }
+    let rules = Rules::defaults(BoardKind::TwoPlayer, Mode::Dark).unwrap();
+    let ext = ExternalBot::factory(
+        &engine_cmd("engine --bot heuristic"),
+        Duration::from_secs(20),
+    )
+    .unwrap();
+    let cfg = MatchConfig {
+        rules,
+        games: 2,
+        seed: 9,
+        budget: Budget::Iterations(10),
+        threads: 2,
+    };
+    let r = run_match(cfg, ext, bot_by_name("random").unwrap());
+    assert!(r.forfeits.is_empty(), "{:?}", r.forfeits);
 }
 
 /// A shell script engine that deploys legally and then answers every `go` with `move`.
