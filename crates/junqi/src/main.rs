@@ -27,6 +27,10 @@ enum Command {
     Engine(cmd::engine::Args),
     /// Play against bots in the terminal.
     Play(cmd::play::Args),
+    /// Run the server: lobby, tables, bots, persistence and the browser client in one process.
+    Serve(cmd::serve::Args),
+    /// Many concurrent bot-driven games against a running server: actions/s, p50/p99 round trip.
+    Loadtest(cmd::loadtest::Args),
 }
 
 fn main() {
@@ -38,6 +42,8 @@ fn main() {
         Command::Arena(a) => cmd::arena::run(a),
         Command::Engine(a) => cmd::engine::run(a),
         Command::Play(a) => cmd::play::run(a),
+        Command::Serve(a) => cmd::serve::run(a),
+        Command::Loadtest(a) => cmd::loadtest::run(a),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");

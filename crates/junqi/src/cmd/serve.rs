@@ -1,0 +1,61 @@
+//! `junqi serve`: the whole product on one machine (lobby, tables, bots, persistence, the
+//! browser client). See docs/server-protocol.md.
+
+use anyhow::Context;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+/// Arguments of `junqi serve`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// Data directory (the SQLite database lives there; created on first start).
+    #[arg(long, default_value = "./junqi-data")]
+    pub data_dir: PathBuf,
+    /// A postgres://user:password@host/db URL to use PostgreSQL instead of SQLite.
+    #[arg(long)]
+    pub database: Option<String>,
+    /// Each bot's iteration budget per decision.
+    #[arg(long, default_value_t = 1000)]
+    pub bot_iterations: u64,
+    /// Frames per second each connection may send.
+    #[arg(long, default_value_t = 20.0)]
+    pub rate: f64,
+}
+
+/// Run the server until interrupted.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
+        )
+        .init();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    rt.block_on(async move {
+        let mut config = junqi_server::Config::new(args.addr, args.data_dir.clone());
+        config.database = args.database.clone();
+        config.settings.bot_iterations = args.bot_iterations;
+        config.settings.rate_per_sec = args.rate;
+        config.settings.rate_burst = (args.rate * 2.0).max(1.0);
+        let where_ = match &args.database {
+            Some(_) => "PostgreSQL".to_string(),
+            None => format!("SQLite in {}", args.data_dir.display()),
+        };
+        let server = junqi_server::start(config)
+            .await
+            .context("starting the server")?;
+        println!(
+            "junqi server listening: open {} in a browser ({where_})",
+            server.url()
+        );
+        tokio::select! {
+            _ = server.wait() => {}
+            _ = tokio::signal::ctrl_c() => println!("stopping"),
+        }
+        anyhow::Ok(())
+    })
+}
