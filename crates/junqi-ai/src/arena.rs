@@ -340,7 +340,8 @@ impl MatchReport {
         let mut s = format!(
             "{} vs {}: {} games\n  +{} ={} -{}  score {:.3}  (95% CI {:.3}–{:.3})\n  Elo {:+.0} (95% CI {:+.0} to {:+.0})\n  average plies {:.1}, {:.1} s\n",
             self.names[0], self.names[1], self.games, self.wins, self.draws, self.losses, self.score,
-            self.ci_low, self.ci_high, self.elo, self.elo_low, self.elo_high, self.avg_plies, self.seconds
+            // `+ 0.0` turns -0 into 0 so that an even match does not print "Elo -0".
+            self.ci_low, self.ci_high, self.elo.round() + 0.0, self.elo_low.round() + 0.0, self.elo_high.round() + 0.0, self.avg_plies, self.seconds
         );
         for (k, v) in &self.reasons {
             s += &format!("  {k:<20} {v}\n");

@@ -86,7 +86,9 @@ impl Observer {
         }
         let seat_knows = |s: Seat| {
             cell.seat() == s
-                || (pos.rules.mode == Mode::HalfOpen && pos.rules.board == BoardKind::FourPlayer && cell.seat() == partner(s))
+                || (pos.rules.mode == Mode::HalfOpen
+                    && pos.rules.board == BoardKind::FourPlayer
+                    && cell.seat() == partner(s))
         };
         match self {
             Observer::Seat(s) => seat_knows(s),
@@ -151,7 +153,10 @@ impl Observation {
     /// A full position consistent with this observation, with every unknown identity filled in
     /// by `guess` (called once per hidden piece, in square order). Used by bots to search
     /// sampled worlds; fails if the guesses break the piece counts.
-    pub fn determinize(&self, mut guess: impl FnMut(&ObservedPiece) -> Role) -> Result<Position, SetupError> {
+    pub fn determinize(
+        &self,
+        mut guess: impl FnMut(&ObservedPiece) -> Role,
+    ) -> Result<Position, SetupError> {
         let pieces = self
             .pieces
             .iter()
@@ -228,6 +233,7 @@ impl Observation {
             "skips": self.skips,
             "eliminated": self.eliminated,
             "pieces": pieces,
+            "outcome": crate::json::outcome_to_json(self.outcome),
         });
         if !self.captured_flags.is_empty() {
             v["captured_flags"] = self
@@ -264,12 +270,20 @@ pub fn find_leak(pos: &Position, obs: &Observation) -> Option<String> {
     for p in &obs.pieces {
         let cell = pos.cells[p.at.index()];
         let Some(Piece { role, .. }) = cell.piece() else {
-            return Some(format!("observation shows a piece on empty {}", t.name(p.at)));
+            return Some(format!(
+                "observation shows a piece on empty {}",
+                t.name(p.at)
+            ));
         };
         match p.role {
             Some(r) if r != role => return Some(format!("wrong role on {}", t.name(p.at))),
             Some(_) if !obs.observer.knows(pos, cell) => {
-                return Some(format!("{:?} sees the hidden {} on {}", obs.observer, role, t.name(p.at)))
+                return Some(format!(
+                    "{:?} sees the hidden {} on {}",
+                    obs.observer,
+                    role,
+                    t.name(p.at)
+                ))
             }
             _ => {}
         }
@@ -304,13 +318,19 @@ mod tests {
         let rules = Rules::defaults(BoardKind::FourPlayer, Mode::HalfOpen).unwrap();
         let pos = Position::random_start(rules, &mut rng);
         let o = pos.observe(Observer::Seat(1));
-        assert!(o.pieces.iter().all(|p| p.role.is_some() == (p.seat == 1 || p.seat == 3)));
+        assert!(o
+            .pieces
+            .iter()
+            .all(|p| p.role.is_some() == (p.seat == 1 || p.seat == 3)));
         let dark = Rules::defaults(BoardKind::FourPlayer, Mode::Dark).unwrap();
         let pos = Position::random_start(dark, &mut rng);
         let o = pos.observe(Observer::Seat(1));
         assert!(o.pieces.iter().all(|p| p.role.is_some() == (p.seat == 1)));
         let team = pos.observe(Observer::Team(1));
-        assert!(team.pieces.iter().all(|p| p.role.is_some() == (p.seat == 1 || p.seat == 3)));
+        assert!(team
+            .pieces
+            .iter()
+            .all(|p| p.role.is_some() == (p.seat == 1 || p.seat == 3)));
     }
 
     #[test]
