@@ -337,7 +337,13 @@ pub fn setup_to_json(s: &Setup) -> Value {
     m.insert("pieces".into(), Value::Array(pieces));
     m.insert("plies".into(), s.plies.into());
     m.insert("quiet_plies".into(), s.quiet_plies.into());
-    m.insert("skips".into(), json!(s.skips));
+    // An empty list means all zero (see `Setup::skips`): written out, one count per seat.
+    let skips = if s.skips.is_empty() {
+        vec![0; rules.seats()]
+    } else {
+        s.skips.clone()
+    };
+    m.insert("skips".into(), json!(skips));
     m.insert("eliminated".into(), json!(s.eliminated));
     if !s.captured_flags.is_empty() {
         let flags: Vec<Value> = s
@@ -689,6 +695,19 @@ mod tests {
         assert_eq!(back["flip_colours"], Value::Null);
         assert!(back.get("captured_flags").is_none());
         assert_eq!(position_from_json(&back).unwrap(), p);
+    }
+
+    #[test]
+    fn empty_skips_are_written_as_zeros() {
+        let mut s = position_from_json(&json!({
+            "board": "four_player", "mode": "dark", "to_move": 1, "pieces": []
+        }))
+        .unwrap()
+        .to_setup();
+        s.skips.clear();
+        let j = setup_to_json(&s);
+        assert_eq!(j["skips"], json!([0, 0, 0, 0]));
+        assert_eq!(setup_from_json(&j).unwrap().skips, vec![0; 4]);
     }
 
     #[test]
