@@ -255,6 +255,9 @@ async function route() {
   }
 }
 
+// For scripts and tests: the active view (its state is what the page shows).
+window.junqi = app;
+
 setLang(getLang());
 renderHeader();
 window.addEventListener('hashchange', route);

@@ -235,19 +235,18 @@ export class BoardView {
     const yb = Math.max(yTop, yBot) - L.cy / 2;
     const ymid = (ya + yb) / 2;
     el('rect', { x: L.m, y: ya + 4, width: 5 * L.cx, height: yb - ya - 8, rx: 8, class: 'mountain-band' }, m);
+    // Peaks at b and d, where no road crosses; the name under each.
+    const band = yb - ya;
     for (const f of [1, 3]) {
       const [x] = g.at(f, 6.5);
-      const w = L.cx * 0.42;
-      const h = (yb - ya) * 0.5;
+      const w = L.cx * 0.34;
+      const h = band * 0.42;
+      const base = ymid + h * 0.25;
       el('path', {
-        d: `M${x - w} ${ymid + h / 2}L${x - w * 0.35} ${ymid - h / 2}L${x} ${ymid + h * 0.05}L${x + w * 0.35} ${ymid - h / 2 - 4}L${x + w} ${ymid + h / 2}Z`,
+        d: `M${x - w} ${base}L${x - w * 0.35} ${base - h}L${x} ${base - h * 0.45}L${x + w * 0.35} ${base - h - 4}L${x + w} ${base}Z`,
         class: 'mountain-peak',
       }, m);
-    }
-    const label = t('mountain');
-    for (const f of [0.5, 3.5]) {
-      const [x] = g.at(f, 6.5);
-      el('text', { x, y: ymid + 6, class: 'mountain-label', 'font-size': 15 }, m).textContent = label;
+      el('text', { x, y: base + 15, class: 'mountain-label', 'font-size': 13 }, m).textContent = t('mountain');
     }
   }
 

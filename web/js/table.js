@@ -175,12 +175,15 @@ export class TableView {
   }
 
   addLog(line) {
+    const prev = this.s.log[this.s.log.length - 1];
+    line.first = line.v !== undefined && (!prev || prev.v !== line.v);
     this.s.log.push(line);
     this.logList.append(this.logItem(line));
     this.logList.scrollTop = this.logList.scrollHeight;
   }
   logItem(line) {
-    return h('li', { class: line.cls || '', 'data-v': line.v ?? '' }, line.text);
+    return h('li', { class: line.cls || '', 'data-v': line.v ?? '' },
+      h('span', { class: 'v' }, line.first ? `${line.v}.` : ''), line.text);
   }
   renderLogAll() {
     // Log lines are stored as text in the language of the moment; rebuild keeps them.
@@ -470,7 +473,7 @@ export class TableView {
       return s.deployed?.[seat] ? '✓' : fmtClock(s.deploy.remaining_ms - (Date.now() - s.deploy.at));
     }
     if (s.status !== 'playing' || !s.clock || s.clock.to_move !== seat) return '';
-    if (s.clock.remaining_ms === null) return '∞';
+    if (s.clock.remaining_ms === null) return '';
     return fmtClock(s.clock.remaining_ms - (Date.now() - s.clock.at));
   }
 
@@ -489,7 +492,7 @@ export class TableView {
         h('span', { class: 'dot', style: { background: SEAT_COLOURS[this.board][seat] } }),
         h('strong', {}, seatName(this.board, seat)),
         h('span', { class: 'name' },
-          info.kind === 'empty' ? t('seat.empty') : info.kind === 'bot' ? `🤖 ${info.name || t('seat.bot')}` : info.name || '',
+          info.kind === 'empty' ? t('seat.empty') : info.kind === 'bot' ? `${t('seat.bot')} · ${(info.name || '').replace(/^bot:/, '')}` : info.name || '',
           seat === s.seat ? t('seat.you') : '',
           info.kind === 'human' && info.connected === false ? ` · ${t('seat.offline')}` : ''),
       );
