@@ -162,8 +162,9 @@ impl Position {
             Action::Move { from, to } => self.move_piece(mover, from, to, ev, &mut step),
         };
         // Step 2: count the ply.
-        self.plies += 1;
-        self.quiet = if reset_quiet { 0 } else { self.quiet + 1 };
+        // Saturating: a hand-written position may start with counters near the limit of u32.
+        self.plies = self.plies.saturating_add(1);
+        self.quiet = if reset_quiet { 0 } else { self.quiet.saturating_add(1) };
         // Step 3: every seat left with no movable piece.
         self.eliminate_immobile(ev, &mut step);
         // Steps 4 and 5.

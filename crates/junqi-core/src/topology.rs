@@ -143,10 +143,11 @@ impl Topology {
             return None;
         }
         let file = b[0] - b'a';
-        let rank: u8 = std::str::from_utf8(&b[1..]).ok()?.parse().ok()?;
-        if b[1] == b'0' {
+        // Canonical spelling only: digits, no leading zero or sign.
+        if b[1] == b'0' || !b[1..].iter().all(u8::is_ascii_digit) {
             return None;
         }
+        let rank: u8 = std::str::from_utf8(&b[1..]).ok()?.parse().ok()?;
         self.at(file, rank)
     }
 
@@ -242,7 +243,11 @@ impl Topology {
 
 impl fmt::Debug for Topology {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Topology({}, middle_rail={})", self.board, self.middle_rail)
+        write!(
+            f,
+            "Topology({}, middle_rail={})",
+            self.board, self.middle_rail
+        )
     }
 }
 
@@ -309,7 +314,10 @@ impl Builder {
     }
 
     fn rail_edge(&mut self, a: u8, b: u8) {
-        assert!(!has_word(&self.rail_adj[a as usize], b), "duplicate rail edge");
+        assert!(
+            !has_word(&self.rail_adj[a as usize], b),
+            "duplicate rail edge"
+        );
         self.link(a, b);
         set_word(&mut self.rail_adj[a as usize], b, true);
         set_word(&mut self.rail_adj[b as usize], a, true);
@@ -329,7 +337,11 @@ impl Builder {
         for r in 0..6u8 {
             for c in 0..5u8 {
                 let s = local[r as usize][c as usize];
-                self.home[s as usize] = Some(Local { seat, row: r, col: c });
+                self.home[s as usize] = Some(Local {
+                    seat,
+                    row: r,
+                    col: c,
+                });
                 if is_local_camp(r, c) {
                     self.kinds[s as usize] = SquareKind::Camp;
                 } else if LOCAL_HQS.contains(&(r, c)) {
@@ -463,7 +475,8 @@ fn build_two(middle_rail: bool) -> Topology {
     let south = b.territory(0, |r, c| (c, 6 - r));
     let north = b.territory(1, |r, c| (4 - c, 7 + r));
     // Across the front: a, c, e cross the mountain; b and d do not.
-    let is_rail = |f: u8, r: u8| matches!(r, 2 | 6 | 7 | 11) || ((f == 0 || f == 4) && (2..=11).contains(&r));
+    let is_rail =
+        |f: u8, r: u8| matches!(r, 2 | 6 | 7 | 11) || ((f == 0 || f == 4) && (2..=11).contains(&r));
     for f in 0..5u8 {
         for r in 1..=12u8 {
             if is_rail(f, r) {
@@ -537,9 +550,9 @@ fn build_four() -> Topology {
     let mut squares = Vec::new();
     for rank in 1..=17u8 {
         for file in 0..17u8 {
-            let in_arm = arms.iter().any(|&(_, m)| {
-                (0..6).any(|r| (0..5).any(|c| m(r, c) == (file, rank)))
-            });
+            let in_arm = arms
+                .iter()
+                .any(|&(_, m)| (0..6).any(|r| (0..5).any(|c| m(r, c) == (file, rank))));
             let centre = matches!(file, 6 | 8 | 10) && matches!(rank, 7 | 9 | 11);
             if in_arm || centre {
                 squares.push((file, rank));
@@ -607,7 +620,10 @@ fn build_four() -> Topology {
         b.rail_edge(a, c);
     }
     let seq = |b: &Builder, names: &str| -> Vec<u8> {
-        names.split_whitespace().flat_map(|part| expand(b, part)).collect()
+        names
+            .split_whitespace()
+            .flat_map(|part| expand(b, part))
+            .collect()
     };
     let specs = [
         "g2-k2",
@@ -641,7 +657,10 @@ fn expand(b: &Builder, part: &str) -> Vec<u8> {
             let (fx, rx) = b.coords[b.named(x) as usize];
             let (fy, ry) = b.coords[b.named(y) as usize];
             let steps = (fx as i8 - fy as i8).abs().max((rx as i8 - ry as i8).abs());
-            let (df, dr) = ((fy as i8 - fx as i8).signum(), (ry as i8 - rx as i8).signum());
+            let (df, dr) = (
+                (fy as i8 - fx as i8).signum(),
+                (ry as i8 - rx as i8).signum(),
+            );
             (0..=steps)
                 .map(|i| b.sq((fx as i8 + df * i) as u8, (rx as i8 + dr * i) as u8))
                 .collect()
@@ -668,8 +687,14 @@ mod tests {
             assert_eq!(rail, if middle { 35 } else { 34 });
             assert_eq!(t.rail_square_count(), 32);
             assert_eq!(t.line_count(), if middle { 7 } else { 6 });
-            let camps = t.squares().filter(|&s| t.kind(s) == SquareKind::Camp).count();
-            let hqs = t.squares().filter(|&s| t.kind(s) == SquareKind::Headquarters).count();
+            let camps = t
+                .squares()
+                .filter(|&s| t.kind(s) == SquareKind::Camp)
+                .count();
+            let hqs = t
+                .squares()
+                .filter(|&s| t.kind(s) == SquareKind::Headquarters)
+                .count();
             assert_eq!((camps, hqs), (10, 4));
         }
     }
@@ -690,7 +715,10 @@ mod tests {
         for n in ["a2", "c2", "a4", "c4"] {
             assert!(t.adjacent(sq(t, "b3"), sq(t, n)), "b3-{n}");
         }
-        assert!(!t.adjacent(sq(t, "c3"), sq(t, "b2")), "no diagonal between stations");
+        assert!(
+            !t.adjacent(sq(t, "c3"), sq(t, "b2")),
+            "no diagonal between stations"
+        );
         assert_eq!(t.kind(sq(t, "b1")), SquareKind::Headquarters);
         assert_eq!(t.kind(sq(t, "c9")), SquareKind::Camp);
         assert!(!t.is_rail(sq(t, "a1")));
@@ -698,7 +726,14 @@ mod tests {
         assert!(!t.is_rail(sq(t, "b5")));
         assert_eq!(t.local(1, 5, 1), sq(t, "d12"));
         assert_eq!(t.local(0, 0, 0), sq(t, "a6"));
-        assert_eq!(t.home(sq(t, "e7")), Some(Local { seat: 1, row: 0, col: 0 }));
+        assert_eq!(
+            t.home(sq(t, "e7")),
+            Some(Local {
+                seat: 1,
+                row: 0,
+                col: 0
+            })
+        );
     }
 
     #[test]
@@ -708,7 +743,10 @@ mod tests {
         assert_eq!(t.edge_counts().2, 92);
         assert_eq!(t.line_count(), 18);
         assert_eq!(t.rail_square_count(), 16 * 4 + 9);
-        let camps = t.squares().filter(|&s| t.kind(s) == SquareKind::Camp).count();
+        let camps = t
+            .squares()
+            .filter(|&s| t.kind(s) == SquareKind::Camp)
+            .count();
         assert_eq!(camps, 20);
     }
 
@@ -718,11 +756,21 @@ mod tests {
         for (a, b) in [("g6", "f7"), ("k6", "l7"), ("k12", "l11"), ("g12", "f11")] {
             assert!(t.rail_adjacent(sq(t, a), sq(t, b)), "arc {a}-{b}");
         }
-        for (a, b) in [("g6", "g7"), ("i6", "i7"), ("l9", "k9"), ("f11", "g11"), ("g7", "i7"), ("i9", "i11")] {
+        for (a, b) in [
+            ("g6", "g7"),
+            ("i6", "i7"),
+            ("l9", "k9"),
+            ("f11", "g11"),
+            ("g7", "i7"),
+            ("i9", "i11"),
+        ] {
             assert!(t.rail_adjacent(sq(t, a), sq(t, b)), "{a}-{b}");
         }
-        assert!(t.neighbours(sq(t, "h6")).all(|n| t.home(n).map(|l| l.seat) == Some(0)));
+        assert!(t
+            .neighbours(sq(t, "h6"))
+            .all(|n| t.home(n).map(|l| l.seat) == Some(0)));
         assert!(t.parse_square("h7").is_none());
+        assert!(t.parse_square("a+1").is_none() && t.parse_square("g07").is_none());
         assert_eq!(t.local(1, 5, 1), sq(t, "q8"));
         assert_eq!(t.local(2, 5, 1), sq(t, "j17"));
         assert_eq!(t.local(3, 5, 3), sq(t, "a8"));
@@ -736,6 +784,8 @@ mod tests {
             .map(|r| r.iter().map(|&s| t.name(Square(s))).collect())
             .collect();
         assert!(names.contains(&vec!["g13", "g12", "f11", "e11", "d11", "c11", "b11"]));
-        assert!(names.contains(&vec!["g13", "g12", "g11", "g9", "g7", "g6", "g5", "g4", "g3", "g2"]));
+        assert!(names.contains(&vec![
+            "g13", "g12", "g11", "g9", "g7", "g6", "g5", "g4", "g3", "g2"
+        ]));
     }
 }

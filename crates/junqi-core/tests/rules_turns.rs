@@ -725,3 +725,14 @@ fn four_player_a_mover_that_eliminates_itself_passes_the_turn() {
     assert!(p.pieces().all(|(_, x)| x.seat != 3));
     assert_eq!((p.to_move(), outcome(&p)), (0, "none".to_string()));
 }
+
+#[test]
+fn counters_at_their_limit_do_not_overflow() {
+    let mut p = junqi_core::text::position_from_text(
+        "two_player dark 0 plies=4294967295 quiet=4294967295 quiet_plies=4294967295 max_plies=4294967295 b1=0F a6=09 a5=06 c12=1L d12=1F a10=15",
+    )
+    .unwrap();
+    play(&mut p, "a5-a4");
+    assert_eq!((p.plies(), p.quiet_plies()), (u32::MAX, u32::MAX));
+    assert!(p.is_over(), "both limits reached");
+}
