@@ -62,12 +62,16 @@ fn playouts(c: &mut Criterion) {
     ] {
         let rules = Rules::defaults(board, mode).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(1);
-        let starts: Vec<Position> = (0..16).map(|_| Position::random_start(rules, &mut rng)).collect();
+        let starts: Vec<Position> = (0..16)
+            .map(|_| Position::random_start(rules, &mut rng))
+            .collect();
         // Throughput in plies: measure the average game length once.
         let mut buf = Vec::with_capacity(256);
         let plies: u64 = starts
             .iter()
-            .map(|p| random_playout(&mut p.clone(), &mut ChaCha8Rng::seed_from_u64(2), &mut buf).1 as u64)
+            .map(|p| {
+                random_playout(&mut p.clone(), &mut ChaCha8Rng::seed_from_u64(2), &mut buf).1 as u64
+            })
             .sum();
         g.throughput(Throughput::Elements(plies));
         g.bench_function(label, |b| {

@@ -20,7 +20,12 @@ pub struct Resolution {
 }
 
 const fn r(result: AttackResult, attacker_survives: bool, defender_survives: bool) -> Resolution {
-    Resolution { result, attacker_survives, defender_survives, scouted: false }
+    Resolution {
+        result,
+        attacker_survives,
+        defender_survives,
+        scouted: false,
+    }
 }
 
 /// Resolve an attack of `attacker` onto `defender` under `rules`.
@@ -38,9 +43,13 @@ pub fn resolve(rules: &Rules, attacker: Role, defender: Role) -> Resolution {
             r(FlagCaptured, true, false)
         };
     }
-    let scout = rules.options.engineer_scout && attacker == Role::Engineer && defender != Role::Landmine;
+    let scout =
+        rules.options.engineer_scout && attacker == Role::Engineer && defender != Role::Landmine;
     if attacker == Role::Bomb || defender == Role::Bomb {
-        return Resolution { scouted: scout, ..r(BothRemoved, false, false) };
+        return Resolution {
+            scouted: scout,
+            ..r(BothRemoved, false, false)
+        };
     }
     if defender == Role::Landmine {
         return if attacker == Role::Engineer {
@@ -52,9 +61,15 @@ pub fn resolve(rules: &Rules, attacker: Role, defender: Role) -> Resolution {
         };
     }
     if scout {
-        return Resolution { scouted: true, ..r(DefenderWins, false, true) };
+        return Resolution {
+            scouted: true,
+            ..r(DefenderWins, false, true)
+        };
     }
-    let (a, d) = (attacker.rank().expect("ranked"), defender.rank().expect("ranked"));
+    let (a, d) = (
+        attacker.rank().expect("ranked"),
+        defender.rank().expect("ranked"),
+    );
     match a.cmp(&d) {
         std::cmp::Ordering::Greater => r(AttackerWins, true, false),
         std::cmp::Ordering::Less => r(DefenderWins, false, true),
@@ -76,16 +91,31 @@ mod tests {
     #[test]
     fn table_of_section_5() {
         let r = rules();
-        assert_eq!(resolve(&r, Role::Marshal, Role::General).result, AttackerWins);
+        assert_eq!(
+            resolve(&r, Role::Marshal, Role::General).result,
+            AttackerWins
+        );
         assert_eq!(resolve(&r, Role::Captain, Role::Major).result, DefenderWins);
-        assert_eq!(resolve(&r, Role::Colonel, Role::Colonel).result, BothRemoved);
+        assert_eq!(
+            resolve(&r, Role::Colonel, Role::Colonel).result,
+            BothRemoved
+        );
         assert_eq!(resolve(&r, Role::Bomb, Role::Marshal).result, BothRemoved);
         assert_eq!(resolve(&r, Role::Engineer, Role::Bomb).result, BothRemoved);
         assert_eq!(resolve(&r, Role::Bomb, Role::Landmine).result, BothRemoved);
-        assert_eq!(resolve(&r, Role::Engineer, Role::Landmine).result, AttackerWins);
-        assert_eq!(resolve(&r, Role::Marshal, Role::Landmine).result, DefenderWins);
+        assert_eq!(
+            resolve(&r, Role::Engineer, Role::Landmine).result,
+            AttackerWins
+        );
+        assert_eq!(
+            resolve(&r, Role::Marshal, Role::Landmine).result,
+            DefenderWins
+        );
         let f = resolve(&r, Role::Engineer, Role::Flag);
-        assert_eq!((f.result, f.attacker_survives, f.defender_survives), (FlagCaptured, true, false));
+        assert_eq!(
+            (f.result, f.attacker_survives, f.defender_survives),
+            (FlagCaptured, true, false)
+        );
         let b = resolve(&r, Role::Bomb, Role::Flag);
         assert_eq!((b.result, b.attacker_survives), (FlagCaptured, false));
     }
@@ -94,7 +124,10 @@ mod tests {
     fn options_change_combat() {
         let mut r = rules();
         r.options.landmine = LandmineRule::BothDie;
-        assert_eq!(resolve(&r, Role::Marshal, Role::Landmine).result, BothRemoved);
+        assert_eq!(
+            resolve(&r, Role::Marshal, Role::Landmine).result,
+            BothRemoved
+        );
         let mut r = rules();
         r.options.engineer_scout = true;
         let s = resolve(&r, Role::Engineer, Role::Lieutenant);

@@ -34,7 +34,9 @@ impl Deployment {
     pub fn validate(&self, board: BoardKind, seat: Seat) -> Result<(), DeploymentError> {
         let topo = Topology::get(board, true);
         if seat as usize >= board.seats() {
-            return Err(DeploymentError(format!("seat {seat} does not exist on the {board} board")));
+            return Err(DeploymentError(format!(
+                "seat {seat} does not exist on the {board} board"
+            )));
         }
         let name = |r: u8, c: u8| topo.name(topo.local(seat, r, c)).to_string();
         let mut counts = [0u8; 12];
@@ -51,7 +53,10 @@ impl Deployment {
                     continue;
                 }
                 let Some(role) = cell else {
-                    return Err(DeploymentError(format!("{} is empty: all 25 non-camp squares need a piece", name(r, c))));
+                    return Err(DeploymentError(format!(
+                        "{} is empty: all 25 non-camp squares need a piece",
+                        name(r, c)
+                    )));
                 };
                 counts[role as usize] += 1;
                 match role {
@@ -70,7 +75,10 @@ impl Deployment {
                         )))
                     }
                     Role::Bomb if r == 0 => {
-                        return Err(DeploymentError(format!("the bomb on {} may not stand in the front row", name(r, c))))
+                        return Err(DeploymentError(format!(
+                            "the bomb on {} may not stand in the front row",
+                            name(r, c)
+                        )))
                     }
                     _ => {}
                 }
@@ -96,14 +104,17 @@ impl Deployment {
             .flat_map(|r| (0..5u8).map(move |c| (r, c)))
             .filter(|&(r, c)| !is_local_camp(r, c))
             .collect();
-        let mut place = |role: Role, n: u8, allowed: &dyn Fn(u8, u8) -> bool, rng: &mut dyn rand::RngCore| {
-            for _ in 0..n {
-                let options: Vec<usize> = (0..free.len()).filter(|&i| allowed(free[i].0, free[i].1)).collect();
-                let i = options[rng.gen_range(0..options.len())];
-                let (r, c) = free.swap_remove(i);
-                cells[r as usize][c as usize] = Some(role);
-            }
-        };
+        let mut place =
+            |role: Role, n: u8, allowed: &dyn Fn(u8, u8) -> bool, rng: &mut dyn rand::RngCore| {
+                for _ in 0..n {
+                    let options: Vec<usize> = (0..free.len())
+                        .filter(|&i| allowed(free[i].0, free[i].1))
+                        .collect();
+                    let i = options[rng.gen_range(0..options.len())];
+                    let (r, c) = free.swap_remove(i);
+                    cells[r as usize][c as usize] = Some(role);
+                }
+            };
         place(Role::Flag, 1, &|r, c| r == 5 && (c == 1 || c == 3), rng);
         place(Role::Landmine, 3, &|r, _| r >= 4, rng);
         place(Role::Bomb, 2, &|r, _| r >= 1, rng);
@@ -134,7 +145,10 @@ impl Deployment {
         for (r, row) in rows.iter().enumerate() {
             let chars: Vec<char> = row.chars().collect();
             if chars.len() != 5 {
-                return Err(DeploymentError(format!("row {r} of the deployment must have 5 squares, got {:?}", row)));
+                return Err(DeploymentError(format!(
+                    "row {r} of the deployment must have 5 squares, got {:?}",
+                    row
+                )));
             }
             for (c, &ch) in chars.iter().enumerate() {
                 cells[r][c] = if ch == '.' {
@@ -167,16 +181,28 @@ impl fmt::Display for Deployment {
 impl Position {
     /// The starting position of a dark, open or half-open game: each seat's deployment placed,
     /// `first` to move. Every deployment is validated first; nothing is built on an error.
-    pub fn from_deployments(rules: Rules, deployments: &[Deployment], first: Seat) -> Result<Position, DeploymentError> {
+    pub fn from_deployments(
+        rules: Rules,
+        deployments: &[Deployment],
+        first: Seat,
+    ) -> Result<Position, DeploymentError> {
         if rules.is_flip() {
-            return Err(DeploymentError("flip play has no deployment: use Position::deal".into()));
+            return Err(DeploymentError(
+                "flip play has no deployment: use Position::deal".into(),
+            ));
         }
         let seats = rules.seats();
         if deployments.len() != seats {
-            return Err(DeploymentError(format!("the {} board needs {seats} deployments, got {}", rules.board, deployments.len())));
+            return Err(DeploymentError(format!(
+                "the {} board needs {seats} deployments, got {}",
+                rules.board,
+                deployments.len()
+            )));
         }
         if first as usize >= seats {
-            return Err(DeploymentError(format!("seat {first} cannot move first: no such seat")));
+            return Err(DeploymentError(format!(
+                "seat {first} cannot move first: no such seat"
+            )));
         }
         for (seat, d) in deployments.iter().enumerate() {
             d.validate(rules.board, seat as Seat)
@@ -189,7 +215,17 @@ impl Position {
                 for c in 0..5u8 {
                     if let Some(role) = d.cells[r as usize][c as usize] {
                         let sq = topo.local(seat as Seat, r, c);
-                        pos.put(sq, Cell::new(Piece { role, seat: seat as Seat, face_down: false }, false));
+                        pos.put(
+                            sq,
+                            Cell::new(
+                                Piece {
+                                    role,
+                                    seat: seat as Seat,
+                                    face_down: false,
+                                },
+                                false,
+                            ),
+                        );
                     }
                 }
             }
@@ -200,24 +236,39 @@ impl Position {
 
     /// The starting position of flip play: all 50 pieces shuffled face down onto the 50 non-camp
     /// squares, `first` to move.
-    pub fn deal(rules: Rules, first: Seat, rng: &mut impl Rng) -> Result<Position, DeploymentError> {
+    pub fn deal(
+        rules: Rules,
+        first: Seat,
+        rng: &mut impl Rng,
+    ) -> Result<Position, DeploymentError> {
         if !rules.is_flip() {
             return Err(DeploymentError("only flip play is dealt".into()));
         }
         if first > 1 {
-            return Err(DeploymentError(format!("seat {first} cannot move first: no such seat")));
+            return Err(DeploymentError(format!(
+                "seat {first} cannot move first: no such seat"
+            )));
         }
         let mut pos = Position::empty(rules);
         let topo = pos.topo;
         let mut pieces: Vec<Piece> = (0..2u8)
             .flat_map(|seat| {
                 Role::ALL.iter().flat_map(move |&role| {
-                    std::iter::repeat_n(Piece { role, seat, face_down: true }, role.count() as usize)
+                    std::iter::repeat_n(
+                        Piece {
+                            role,
+                            seat,
+                            face_down: true,
+                        },
+                        role.count() as usize,
+                    )
                 })
             })
             .collect();
         pieces.shuffle(rng);
-        let squares = topo.squares().filter(|&s| topo.kind(s) != crate::topology::SquareKind::Camp);
+        let squares = topo
+            .squares()
+            .filter(|&s| topo.kind(s) != crate::topology::SquareKind::Camp);
         for (sq, p) in squares.zip(pieces) {
             pos.put(sq, Cell::new(p, false));
         }
@@ -231,7 +282,9 @@ impl Position {
         if rules.is_flip() {
             Position::deal(rules, 0, rng).expect("flip rules")
         } else {
-            let ds: Vec<Deployment> = (0..rules.seats()).map(|_| Deployment::random(rng)).collect();
+            let ds: Vec<Deployment> = (0..rules.seats())
+                .map(|_| Deployment::random(rng))
+                .collect();
             Position::from_deployments(rules, &ds, 0).expect("random deployments are legal")
         }
     }
@@ -275,9 +328,16 @@ mod tests {
         assert!(e.contains("landmine on l7"), "{e}");
         let mut d = Deployment::random(&mut rng);
         d.cells[1][1] = Some(Role::Engineer);
-        assert!(d.validate(BoardKind::TwoPlayer, 1).unwrap_err().0.contains("d8 is a camp"));
+        assert!(d
+            .validate(BoardKind::TwoPlayer, 1)
+            .unwrap_err()
+            .0
+            .contains("d8 is a camp"));
         let mut d = Deployment::random(&mut rng);
-        let flag = (0..6).flat_map(|r| (0..5).map(move |c| (r, c))).find(|&(r, c)| d.cells[r][c] == Some(Role::Flag)).unwrap();
+        let flag = (0..6)
+            .flat_map(|r| (0..5).map(move |c| (r, c)))
+            .find(|&(r, c)| d.cells[r][c] == Some(Role::Flag))
+            .unwrap();
         d.cells[flag.0][flag.1] = Some(Role::Engineer);
         let e = d.validate(BoardKind::TwoPlayer, 0).unwrap_err().0;
         assert!(e.contains("needs 3 engineer"), "{e}");
@@ -290,7 +350,10 @@ mod tests {
         let pos = Position::deal(rules, 0, &mut rng).unwrap();
         assert_eq!(pos.pieces().count(), 50);
         assert!(pos.pieces().all(|(_, p)| p.face_down));
-        assert!(pos.legal_actions().iter().all(|a| matches!(a, crate::Action::Flip(_))));
+        assert!(pos
+            .legal_actions()
+            .iter()
+            .all(|a| matches!(a, crate::Action::Flip(_))));
         assert_eq!(pos.legal_actions().len(), 50);
     }
 }

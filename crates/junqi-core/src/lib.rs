@@ -22,15 +22,17 @@ pub mod observation;
 pub mod options;
 pub mod playout;
 pub mod position;
-pub mod referee;
 pub mod record;
+pub mod referee;
 pub mod role;
 pub mod text;
 pub mod topology;
 pub mod types;
 
 pub use deploy::{Deployment, DeploymentError};
-pub use event::{Action, AttackResult, DrawReason, EliminationReason, Event, EventSink, Outcome, SkipReason};
+pub use event::{
+    Action, AttackResult, DrawReason, EliminationReason, Event, EventSink, Outcome, SkipReason,
+};
 pub use json::{position_from_json, position_to_json, step_result_json};
 pub use notation::{action_from_text, action_to_text};
 pub use observation::{Observation, ObservedPiece, Observer};

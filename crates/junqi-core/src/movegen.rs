@@ -130,7 +130,8 @@ fn generate<B: Geometry>(
     let movers = restrict(movers);
     let opts = &rules.options;
     let carry = rules.carry_home();
-    let check_attacks = opts.losing_attacks == LosingAttacks::Forbidden || opts.flag_guarded_by_mines || carry;
+    let check_attacks =
+        opts.losing_attacks == LosingAttacks::Forbidden || opts.flag_guarded_by_mines || carry;
     let mut it = movers;
     while let Some(sq) = it.pop() {
         let role = pos.cells[sq as usize].role();
@@ -180,7 +181,10 @@ fn generate<B: Geometry>(
             }
         }
         while let Some(to) = dest.pop() {
-            f(Action::Move { from: Square(sq), to: Square(to) })?;
+            f(Action::Move {
+                from: Square(sq),
+                to: Square(to),
+            })?;
         }
     }
     ControlFlow::Continue(())
@@ -219,7 +223,11 @@ mod tests {
             let t = Topology::two_player(middle);
             for sq in t.squares() {
                 let grown = <u64 as Geometry>::rail_grow(t, 1u64 << sq.0);
-                let expect = if t.is_rail(sq) { t.rail_adj[sq.index()][0] } else { 0 };
+                let expect = if t.is_rail(sq) {
+                    t.rail_adj[sq.index()][0]
+                } else {
+                    0
+                };
                 // Off-rail squares never start a flood; compare rail squares only.
                 if t.is_rail(sq) {
                     assert_eq!(grown, expect, "{} middle={middle}", t.name(sq));

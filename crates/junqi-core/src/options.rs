@@ -140,10 +140,18 @@ impl Options {
             reveal_flag_on_marshal_loss: true,
             engineer_scout: false,
             win_by_flag: WinByFlag::Capture,
-            blocked: if four && !flip { Blocked::Skip } else { Blocked::Lose },
+            blocked: if four && !flip {
+                Blocked::Skip
+            } else {
+                Blocked::Lose
+            },
             turn_order: TurnOrder::CounterClockwise,
             flip_colour: FlipColour::FirstFlip,
-            losing_attacks: if flip { LosingAttacks::Forbidden } else { LosingAttacks::Allowed },
+            losing_attacks: if flip {
+                LosingAttacks::Forbidden
+            } else {
+                LosingAttacks::Allowed
+            },
             flag_guarded_by_mines: flip,
             quiet_plies: if four { 140 } else { 70 },
             max_plies: 2000,
@@ -170,7 +178,10 @@ impl Options {
             ($ty:ident) => {{
                 let s = text(name, value)?;
                 $ty::parse(s).ok_or_else(|| {
-                    format!("option {name} has no value {s:?} (expected one of {})", $ty::expected())
+                    format!(
+                        "option {name} has no value {s:?} (expected one of {})",
+                        $ty::expected()
+                    )
                 })?
             }};
         }
@@ -180,7 +191,9 @@ impl Options {
             "bomb_flies" => self.bomb_flies = boolean(name, value)?,
             "rail_turns" => self.rail_turns = pick!(RailTurns),
             "hq_exit" => self.hq_exit = pick!(HqExit),
-            "reveal_flag_on_marshal_loss" => self.reveal_flag_on_marshal_loss = boolean(name, value)?,
+            "reveal_flag_on_marshal_loss" => {
+                self.reveal_flag_on_marshal_loss = boolean(name, value)?
+            }
             "engineer_scout" => self.engineer_scout = boolean(name, value)?,
             "win_by_flag" => self.win_by_flag = pick!(WinByFlag),
             "blocked" => self.blocked = pick!(Blocked),
@@ -224,7 +237,11 @@ impl Options {
 
     /// Options for a board and mode from a JSON object holding any subset of §9 (absent options
     /// take their defaults). `None` or JSON `null` means all defaults.
-    pub fn from_json(board: BoardKind, mode: Mode, json: Option<&Value>) -> Result<Options, String> {
+    pub fn from_json(
+        board: BoardKind,
+        mode: Mode,
+        json: Option<&Value>,
+    ) -> Result<Options, String> {
         let mut o = Options::defaults(board, mode);
         match json {
             None | Some(Value::Null) => {}
@@ -271,7 +288,11 @@ impl Rules {
                 "mode {mode} is not played on the {board} board (half_open is four_player only, flip two_player only)"
             ));
         }
-        Ok(Rules { board, mode, options })
+        Ok(Rules {
+            board,
+            mode,
+            options,
+        })
     }
 
     /// The default rules of a board and mode.
@@ -316,7 +337,10 @@ mod tests {
         let two = Options::defaults(BoardKind::TwoPlayer, Mode::Dark);
         let four = Options::defaults(BoardKind::FourPlayer, Mode::Dark);
         let flip = Options::defaults(BoardKind::TwoPlayer, Mode::Flip);
-        assert_eq!((two.blocked, four.blocked, flip.blocked), (Blocked::Lose, Blocked::Skip, Blocked::Lose));
+        assert_eq!(
+            (two.blocked, four.blocked, flip.blocked),
+            (Blocked::Lose, Blocked::Skip, Blocked::Lose)
+        );
         assert_eq!((two.quiet_plies, four.quiet_plies), (70, 140));
         assert_eq!(flip.losing_attacks, LosingAttacks::Forbidden);
         assert!(flip.flag_guarded_by_mines && !two.flag_guarded_by_mines);
@@ -334,12 +358,26 @@ mod tests {
         assert!(o.bomb_flies);
         assert_eq!(o.quiet_plies, 10);
         let j = o.to_json(BoardKind::TwoPlayer, Mode::Dark);
-        assert_eq!(Value::Object(j), json!({"landmine": "both_die", "bomb_flies": true, "quiet_plies": 10}));
-        let e = Options::from_json(BoardKind::TwoPlayer, Mode::Dark, Some(&json!({"fog": 1}))).unwrap_err();
+        assert_eq!(
+            Value::Object(j),
+            json!({"landmine": "both_die", "bomb_flies": true, "quiet_plies": 10})
+        );
+        let e = Options::from_json(BoardKind::TwoPlayer, Mode::Dark, Some(&json!({"fog": 1})))
+            .unwrap_err();
         assert!(e.contains("unknown option \"fog\""), "{e}");
-        let e = Options::from_json(BoardKind::TwoPlayer, Mode::Dark, Some(&json!({"bomb_flies": "yes"}))).unwrap_err();
+        let e = Options::from_json(
+            BoardKind::TwoPlayer,
+            Mode::Dark,
+            Some(&json!({"bomb_flies": "yes"})),
+        )
+        .unwrap_err();
         assert!(e.contains("bomb_flies"), "{e}");
-        let e = Options::from_json(BoardKind::TwoPlayer, Mode::Dark, Some(&json!({"landmine": "x"}))).unwrap_err();
+        let e = Options::from_json(
+            BoardKind::TwoPlayer,
+            Mode::Dark,
+            Some(&json!({"landmine": "x"})),
+        )
+        .unwrap_err();
         assert!(e.contains("attacker_dies"), "{e}");
         assert!(Rules::defaults(BoardKind::TwoPlayer, Mode::HalfOpen).is_err());
         assert!(Rules::defaults(BoardKind::FourPlayer, Mode::Flip).is_err());

@@ -8,7 +8,11 @@ use rand::Rng;
 
 /// Play uniformly random legal actions from `pos` until the game ends. `buf` is a reusable
 /// action buffer (no allocation once it has grown). Returns the outcome and the plies played.
-pub fn random_playout(pos: &mut Position, rng: &mut impl Rng, buf: &mut ActionList) -> (Outcome, u32) {
+pub fn random_playout(
+    pos: &mut Position,
+    rng: &mut impl Rng,
+    buf: &mut ActionList,
+) -> (Outcome, u32) {
     let start = pos.plies();
     while pos.outcome().is_none() {
         buf.clear();

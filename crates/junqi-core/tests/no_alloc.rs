@@ -58,5 +58,9 @@ fn generation_and_step_do_not_allocate() {
         }
     }
     assert!(plies > 10_000);
-    assert_eq!(ALLOCATIONS.load(Ordering::SeqCst), 0, "allocations during {plies} plies");
+    assert_eq!(
+        ALLOCATIONS.load(Ordering::SeqCst),
+        0,
+        "allocations during {plies} plies"
+    );
 }

@@ -27,7 +27,11 @@ fn perft_suite() {
                 let p = pos.as_ref().expect("pos before perft");
                 assert_eq!(perft(p, d), n, "{id} depth {d}");
                 if d <= 2 {
-                    assert_eq!(reference::reference_perft(p, d), n, "{id} depth {d} (reference)");
+                    assert_eq!(
+                        reference::reference_perft(p, d),
+                        n,
+                        "{id} depth {d} (reference)"
+                    );
                 }
                 checked += 1;
             }

@@ -8,10 +8,10 @@
 mod reference;
 
 use junqi_core::observation::find_leak;
-use reference::reference_actions;
 use junqi_core::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use reference::reference_actions;
 use serde_json::json;
 use std::collections::BTreeSet;
 
@@ -22,16 +22,48 @@ fn configs() -> Vec<(BoardKind, Mode, serde_json::Value)> {
         (TwoPlayer, Dark, json!({})),
         (TwoPlayer, Open, json!({})),
         (TwoPlayer, Flip, json!({})),
-        (TwoPlayer, Flip, json!({"flip_colour": "first_engineer", "losing_attacks": "allowed", "flag_guarded_by_mines": false})),
-        (TwoPlayer, Dark, json!({"middle_crossing": "road", "landmine": "both_die", "bomb_flies": true})),
-        (TwoPlayer, Dark, json!({"rail_turns": "any", "hq_exit": "free", "engineer_scout": true})),
-        (TwoPlayer, Dark, json!({"win_by_flag": "carry_home", "blocked": "skip", "losing_attacks": "forbidden", "quiet_plies": 40})),
-        (TwoPlayer, Dark, json!({"flag_guarded_by_mines": true, "reveal_flag_on_marshal_loss": false, "max_plies": 120})),
+        (
+            TwoPlayer,
+            Flip,
+            json!({"flip_colour": "first_engineer", "losing_attacks": "allowed", "flag_guarded_by_mines": false}),
+        ),
+        (
+            TwoPlayer,
+            Dark,
+            json!({"middle_crossing": "road", "landmine": "both_die", "bomb_flies": true}),
+        ),
+        (
+            TwoPlayer,
+            Dark,
+            json!({"rail_turns": "any", "hq_exit": "free", "engineer_scout": true}),
+        ),
+        (
+            TwoPlayer,
+            Dark,
+            json!({"win_by_flag": "carry_home", "blocked": "skip", "losing_attacks": "forbidden", "quiet_plies": 40}),
+        ),
+        (
+            TwoPlayer,
+            Dark,
+            json!({"flag_guarded_by_mines": true, "reveal_flag_on_marshal_loss": false, "max_plies": 120}),
+        ),
         (FourPlayer, Dark, json!({})),
         (FourPlayer, HalfOpen, json!({})),
-        (FourPlayer, Open, json!({"turn_order": "clockwise", "blocked": "lose"})),
-        (FourPlayer, Dark, json!({"win_by_flag": "carry_home", "engineer_scout": true, "bomb_flies": true})),
-        (FourPlayer, Dark, json!({"rail_turns": "any", "landmine": "both_die", "losing_attacks": "forbidden", "flag_guarded_by_mines": true})),
+        (
+            FourPlayer,
+            Open,
+            json!({"turn_order": "clockwise", "blocked": "lose"}),
+        ),
+        (
+            FourPlayer,
+            Dark,
+            json!({"win_by_flag": "carry_home", "engineer_scout": true, "bomb_flies": true}),
+        ),
+        (
+            FourPlayer,
+            Dark,
+            json!({"rail_turns": "any", "landmine": "both_die", "losing_attacks": "forbidden", "flag_guarded_by_mines": true}),
+        ),
     ]
 }
 
@@ -56,7 +88,11 @@ fn random_games_keep_every_property() {
     let mut plies_checked = 0u64;
     for (board, mode, opts) in configs() {
         let rules = rules_of(board, mode, &opts);
-        let games = if board == BoardKind::TwoPlayer { 30 } else { 10 };
+        let games = if board == BoardKind::TwoPlayer {
+            30
+        } else {
+            10
+        };
         for _ in 0..games {
             let mut pos = Position::random_start(rules, &mut rng);
             let mut events = Vec::new();
@@ -64,7 +100,11 @@ fn random_games_keep_every_property() {
                 let actions = pos.legal_actions();
                 let set: BTreeSet<Action> = actions.iter().copied().collect();
                 assert_eq!(set.len(), actions.len(), "duplicate actions in {pos:?}");
-                assert_eq!(set, reference_actions(&pos), "generator differs from reference in {pos:?}");
+                assert_eq!(
+                    set,
+                    reference_actions(&pos),
+                    "generator differs from reference in {pos:?}"
+                );
                 assert!(!actions.is_empty() && pos.has_legal_action(pos.to_move()));
                 for obs in observers(board) {
                     let o = pos.observe(obs);

@@ -12,7 +12,12 @@ fn run(args: &[&str], input: &str) -> (String, String, bool) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("run junqi");
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     (
         String::from_utf8(out.stdout).unwrap(),
@@ -49,11 +54,20 @@ fn legal_answers_every_line_and_survives_garbage() {
     input += "\n";
     let (out, _, ok) = run(&["rules", "legal"], &input);
     assert!(ok);
-    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(lines.len(), bad_lines.len() + 2);
-    assert!(lines[0]["actions"].as_array().unwrap().iter().any(|a| a == "a5-a7"));
+    assert!(lines[0]["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|a| a == "a5-a7"));
     for (i, l) in lines[1..=bad_lines.len()].iter().enumerate() {
-        let e = l["error"].as_str().unwrap_or_else(|| panic!("line {i} should be an error: {l}"));
+        let e = l["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("line {i} should be an error: {l}"));
         assert!(!e.is_empty());
     }
     assert_eq!(lines.last(), lines.first());
@@ -72,12 +86,22 @@ fn apply_gives_step_results_or_errors() {
     );
     let (out, _, ok) = run(&["rules", "apply"], &input);
     assert!(ok);
-    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(lines.len(), 3);
-    assert_eq!(lines[0]["events"][0], serde_json::json!({"kind":"attack","seat":0,"from":"a5","to":"a7","result":"defender_wins"}));
+    assert_eq!(
+        lines[0]["events"][0],
+        serde_json::json!({"kind":"attack","seat":0,"from":"a5","to":"a7","result":"defender_wins"})
+    );
     assert_eq!(lines[0]["outcome"], serde_json::Value::Null);
     assert_eq!(lines[0]["position"]["plies"], 1);
-    assert!(lines[1]["error"].as_str().unwrap().contains("flag"), "{}", lines[1]);
+    assert!(
+        lines[1]["error"].as_str().unwrap().contains("flag"),
+        "{}",
+        lines[1]
+    );
     assert!(lines[2]["error"].as_str().unwrap().contains("action"));
 }
 
@@ -95,8 +119,16 @@ fn perft_and_selfplay_report_numbers() {
     for k in ["plies", "seconds", "plies_per_sec", "results"] {
         assert!(v.get(k).is_some(), "{k} missing in {v}");
     }
-    let total: u64 = v["results"].as_object().unwrap().values().map(|x| x.as_u64().unwrap()).sum();
+    let total: u64 = v["results"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|x| x.as_u64().unwrap())
+        .sum();
     assert_eq!(total, 20);
-    let (_, err, ok) = run(&["selfplay", "--board", "two_player", "--mode", "half_open"], "");
+    let (_, err, ok) = run(
+        &["selfplay", "--board", "two_player", "--mode", "half_open"],
+        "",
+    );
     assert!(!ok && err.contains("half_open"), "{err}");
 }

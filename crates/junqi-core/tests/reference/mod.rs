@@ -22,7 +22,9 @@ pub fn reference_actions(pos: &Position) -> BTreeSet<Action> {
             }
         }
     }
-    let Some(colour) = pos.colour_of(seat) else { return out };
+    let Some(colour) = pos.colour_of(seat) else {
+        return out;
+    };
     let four = rules.board == BoardKind::FourPlayer;
     let friendly = |s: Seat| s == colour || (four && s == colour ^ 2);
     let can_enter = |to: Square| match pos.piece_at(to) {
@@ -64,7 +66,9 @@ pub fn reference_actions(pos: &Position) -> BTreeSet<Action> {
             } else {
                 for line in t.lines() {
                     let line: Vec<Square> = line.collect();
-                    let Some(i) = line.iter().position(|&s| s == from) else { continue };
+                    let Some(i) = line.iter().position(|&s| s == from) else {
+                        continue;
+                    };
                     let fwd: Vec<Square> = line[i + 1..].to_vec();
                     let back: Vec<Square> = line[..i].iter().rev().copied().collect();
                     for ray in [fwd, back] {
@@ -85,11 +89,16 @@ pub fn reference_actions(pos: &Position) -> BTreeSet<Action> {
         for to in dests {
             if let Some(d) = pos.piece_at(to) {
                 if d.role == Role::Flag {
-                    let mines = pos.pieces().filter(|(_, q)| q.seat == d.seat && q.role == Role::Landmine).count();
+                    let mines = pos
+                        .pieces()
+                        .filter(|(_, q)| q.seat == d.seat && q.role == Role::Landmine)
+                        .count();
                     if rules.options.flag_guarded_by_mines && mines > 0 {
                         continue;
                     }
-                    if rules.carry_home() && (0..4).any(|f| pos.carried_flag(f).is_some_and(|c| c.carrier == from)) {
+                    if rules.carry_home()
+                        && (0..4).any(|f| pos.carried_flag(f).is_some_and(|c| c.carrier == from))
+                    {
                         continue;
                     }
                 }

@@ -23,7 +23,9 @@ pub struct Args {
 /// Run the command.
 pub fn run(a: Args) -> Result<()> {
     let text = match &a.position {
-        Some(p) => std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?,
+        Some(p) => {
+            std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?
+        }
         None => {
             let mut s = String::new();
             std::io::stdin().read_to_string(&mut s)?;
@@ -48,6 +50,10 @@ pub fn run(a: Args) -> Result<()> {
     };
     let secs = start.elapsed().as_secs_f64();
     println!("perft {} {total}", a.depth);
-    eprintln!("{:.3} s, {:.0} nodes/s", secs, total as f64 / secs.max(1e-9));
+    eprintln!(
+        "{:.3} s, {:.0} nodes/s",
+        secs,
+        total as f64 / secs.max(1e-9)
+    );
     Ok(())
 }

@@ -28,7 +28,11 @@ pub fn legal_line(line: &str) -> Value {
     match position_from_json(&v) {
         Ok(pos) => {
             let t = pos.topology();
-            let actions: Vec<String> = pos.legal_actions().into_iter().map(|a| action_to_text(t, a)).collect();
+            let actions: Vec<String> = pos
+                .legal_actions()
+                .into_iter()
+                .map(|a| action_to_text(t, a))
+                .collect();
             json!({ "actions": actions })
         }
         Err(e) => json!({ "error": e }),
@@ -75,7 +79,11 @@ fn filter(answer: fn(&str) -> Value) -> Result<()> {
     for line in stdin.lock().lines() {
         let line = line?;
         let line = line.trim();
-        let v = if line.is_empty() { json!({"error": "empty line"}) } else { answer(line) };
+        let v = if line.is_empty() {
+            json!({"error": "empty line"})
+        } else {
+            answer(line)
+        };
         writeln!(out, "{v}")?;
         out.flush()?;
     }
@@ -99,12 +107,20 @@ mod tests {
     #[test]
     fn legal_lists_actions_and_errors() {
         let v = legal_line(POS);
-        let acts: Vec<&str> = v["actions"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
+        let acts: Vec<&str> = v["actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a.as_str().unwrap())
+            .collect();
         assert!(acts.contains(&"a5-a7"), "{acts:?}");
         assert!(acts.contains(&"a5-e2"), "engineers turn corners: {acts:?}");
         assert!(legal_line("{").get("error").is_some());
         let bad = POS.replace("captain", "sapper");
-        assert!(legal_line(&bad)["error"].as_str().unwrap().contains("sapper"));
+        assert!(legal_line(&bad)["error"]
+            .as_str()
+            .unwrap()
+            .contains("sapper"));
     }
 
     #[test]

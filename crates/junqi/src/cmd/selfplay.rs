@@ -83,10 +83,14 @@ pub fn parse_rules(board: &str, mode: &str, options: Option<&str>) -> Result<Rul
     let board: BoardKind = board.parse().map_err(anyhow::Error::msg)?;
     let mode: Mode = mode.parse().map_err(anyhow::Error::msg)?;
     let json = match options {
-        Some(s) => Some(serde_json::from_str::<serde_json::Value>(s).map_err(|e| anyhow::anyhow!("--options is not JSON: {e}"))?),
+        Some(s) => Some(
+            serde_json::from_str::<serde_json::Value>(s)
+                .map_err(|e| anyhow::anyhow!("--options is not JSON: {e}"))?,
+        ),
         None => None,
     };
-    let opts = junqi_core::Options::from_json(board, mode, json.as_ref()).map_err(anyhow::Error::msg)?;
+    let opts =
+        junqi_core::Options::from_json(board, mode, json.as_ref()).map_err(anyhow::Error::msg)?;
     Rules::new(board, mode, opts).map_err(anyhow::Error::msg)
 }
 
@@ -115,7 +119,11 @@ pub fn run(a: Args) -> Result<()> {
     let tally = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|i| {
-                let count = if i == threads - 1 { a.games - per * (threads - 1) } else { per };
+                let count = if i == threads - 1 {
+                    a.games - per * (threads - 1)
+                } else {
+                    per
+                };
                 s.spawn(move || run_games(rules, a.seed, i * per, count))
             })
             .collect();
@@ -137,8 +145,16 @@ pub fn run(a: Args) -> Result<()> {
             })
         );
     } else {
-        println!("board {} mode {} seed {} threads {}", rules.board, rules.mode, a.seed, a.threads);
-        println!("games {}  plies {}  ({:.1} per game)", tally.games, tally.plies, tally.plies as f64 / tally.games.max(1) as f64);
+        println!(
+            "board {} mode {} seed {} threads {}",
+            rules.board, rules.mode, a.seed, a.threads
+        );
+        println!(
+            "games {}  plies {}  ({:.1} per game)",
+            tally.games,
+            tally.plies,
+            tally.plies as f64 / tally.games.max(1) as f64
+        );
         println!("seconds {secs:.3}  plies/s {pps:.0}");
         for (k, v) in &tally.results {
             println!("  {k:<18} {v}");
