@@ -74,7 +74,9 @@ class Lobby {
   }
   async playComputer(board) {
     try {
-      const r = await api('POST', '/api/play-computer', { board });
+      const body = { board };
+      if (this.botSel && this.botSel.value) body.bot = this.botSel.value;
+      const r = await api('POST', '/api/play-computer', body);
       saveSeatToken(r.table.id, r.token);
       location.hash = `#/table/${r.table.id}`;
     } catch (e) {
@@ -129,7 +131,7 @@ class Lobby {
       }
       for (const s of optsBox.querySelectorAll('[data-option-bool]')) if (s.value === 'true') options[s.dataset.optionBool] = true;
       const bots = [...botsBox.querySelectorAll('[data-bot-seat]')].filter((c) => c.checked)
-        .map((c) => ({ seat: Number(c.dataset.botSeat), bot: (info.bots || ['random'])[0] }));
+        .map((c) => ({ seat: Number(c.dataset.botSeat), bot: this.botSel?.value || (info.bots || ['random'])[0] }));
       const body = {
         board: b, mode: modeSel.value, options, move_seconds: Number(moveSecs.value) || 0,
         seat: Number(seatSel.value), bots, private: priv.checked,
@@ -146,12 +148,17 @@ class Lobby {
     const codeIn = h('input', { type: 'text', id: 'join-code', placeholder: t('lobby.joinCode'), maxlength: 12, size: 10 });
     const join = () => { if (codeIn.value.trim()) location.hash = `#/join/${codeIn.value.trim().toUpperCase()}`; };
     codeIn.addEventListener('keydown', (e) => { if (e.key === 'Enter') join(); });
+    const bots = info.bots || [];
+    this.botSel = bots.length > 1
+      ? h('select', { id: 'play-bot', 'aria-label': t('lobby.opponent') }, bots.map((b) => h('option', { value: b }, t(`bot.${b}`) === `bot.${b}` ? b : t(`bot.${b}`))))
+      : null;
     this.tablesEl = h('div', { id: 'tables' });
     clear(this.root).append(
       this.error,
       h('div', { class: 'card' }, h('div', { class: 'big-buttons' },
         h('button', { class: 'primary', id: 'play-computer-2', onclick: () => this.playComputer('two_player') }, t('lobby.play2')),
-        h('button', { class: 'primary', id: 'play-computer-4', onclick: () => this.playComputer('four_player') }, t('lobby.play4')))),
+        h('button', { class: 'primary', id: 'play-computer-4', onclick: () => this.playComputer('four_player') }, t('lobby.play4'))),
+        this.botSel ? h('label', { class: 'row', style: { marginTop: '0.5rem' } }, t('lobby.opponent'), this.botSel) : null),
       h('div', { class: 'card' }, h('div', { class: 'row' }, codeIn, h('button', { id: 'join-btn', onclick: join }, t('lobby.join')))),
       h('div', { class: 'card' }, h('div', { class: 'row', style: { justifyContent: 'space-between' } },
         h('h2', {}, t('lobby.tables')), h('button', { onclick: () => this.refresh() }, t('lobby.refresh'))), this.tablesEl),
@@ -199,9 +206,10 @@ class Lobby {
 // Board preview without a server
 
 class Demo {
-  constructor(root, board) {
+  constructor(root, board, viewer) {
     this.root = root;
     this.board = board === 'four_player' ? 'four_player' : 'two_player';
+    this.viewer = Number(viewer) || 0;
     this.build();
   }
   relabel() { this.build(); }
@@ -212,13 +220,14 @@ class Demo {
     for (let seat = 0; seat < topo.seats; seat++) {
       const cells = randomCells(rng);
       for (let r = 0; r < 6; r++) for (let c = 0; c < 5; c++) {
-        if (cells[r][c]) pieces.push({ at: topo.localSquare(seat, r, c), seat, role: seat === 0 ? cells[r][c] : null });
+        if (cells[r][c]) pieces.push({ at: topo.localSquare(seat, r, c), seat, role: seat === this.viewer ? cells[r][c] : null });
       }
     }
     const wrap = h('div', { class: `board-wrap${this.board === 'four_player' ? ' four' : ''}`, id: 'board' });
     clear(this.root).append(wrap);
-    const view = new BoardView(wrap, { board: this.board, viewer: 0, onClick: () => {} });
-    view.update({ pieces, lastMove: { from: topo.localSquare(0, 1, 0), to: topo.localSquare(0, 0, 0), result: null } });
+    const view = new BoardView(wrap, { board: this.board, viewer: this.viewer, onClick: () => {} });
+    const v = this.viewer;
+    view.update({ pieces, lastMove: { from: topo.localSquare(v, 1, 0), to: topo.localSquare(v, 0, 0), result: 'attacker_wins' } });
   }
 }
 
@@ -229,9 +238,9 @@ async function route() {
   if (app.current && app.current.destroy) app.current.destroy();
   app.current = null;
   const hash = location.hash.replace(/^#\/?/, '');
-  const [page, arg] = hash.split('/');
+  const [page, arg, arg2] = hash.split('/');
   if (page === 'demo') {
-    app.current = new Demo(main, arg);
+    app.current = new Demo(main, arg, arg2);
     return;
   }
   if (!app.info) {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../lib/server.mjs';
 import { launch } from '../lib/browser.mjs';
+import { topology } from '../../js/board.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ARTIFACTS = path.resolve(here, '../artifacts');
@@ -76,6 +77,27 @@ async function playOneMove(seat) {
   }
   throw new Error('no piece with a legal move');
 }
+
+test("the client's board geometry is the server's (GET /api/boards)", async () => {
+  for (const [board, query, middle] of [['two_player', '', true], ['two_player', '?middle_crossing=road', false], ['four_player', '', true]]) {
+    const data = await (await fetch(`${server.url}/api/boards/${board}${query}`)).json();
+    const t = topology(board, middle);
+    assert.equal(data.squares.length, t.squares.size);
+    for (const sq of data.squares) {
+      const mine = t.get(sq.name);
+      assert.ok(mine, sq.name);
+      assert.deepEqual(
+        [mine.file, mine.rank, mine.kind, mine.rail, mine.home],
+        [sq.file, sq.rank, sq.kind === 'headquarters' ? 'hq' : sq.kind, sq.rail, sq.home ?? null],
+        sq.name,
+      );
+    }
+    const key = (a, b, rail) => `${[a, b].sort().join('-')}:${rail}`;
+    const theirs = new Set(data.edges.map((e) => key(e.a, e.b, e.rail)));
+    const ours = new Set([...t.roadEdges.map(([a, b]) => key(a, b, false)), ...t.railEdges.map(([a, b]) => key(a, b, true))]);
+    assert.deepEqual([...ours].sort(), [...theirs].sort(), `${board}${query}`);
+  }
+});
 
 test('two-player game against the computer: deploy, move, reconnect, spectate, resign, replay', async () => {
   await page.goto(server.url + '/');
