@@ -40,3 +40,37 @@ async fn two_player_game_against_the_computer() {
     assert_eq!(st, 200);
     assert_eq!(rep["steps"].as_array().unwrap().len(), parsed.entries.len());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn four_player_game_against_the_computer() {
+    let ts = start().await;
+    let (status, created) = ts
+        .post(
+            "/api/play-computer",
+            json!({"board": "four_player", "seat": 2}),
+        )
+        .await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["table"]["id"].as_str().unwrap().to_string();
+    let mut c = join(&ts, &id, created["token"].as_str(), None).await;
+    c.send(&json!({"type": "deploy", "layout": layout(9)}))
+        .await
+        .unwrap();
+    let over = play_random(&mut c, 12).await;
+    let record = junqi_core::Record::from_text(over["record"].as_str().unwrap()).unwrap();
+    assert_eq!(record.rules.board, junqi_core::BoardKind::FourPlayer);
+    record.replay().unwrap();
+    // The host (seat 2) moved first.
+    assert!(record.to_text().contains("first 2"));
+    // Lobby: a private play-the-computer table is not listed.
+    let (_, lobby) = ts.get("/api/tables").await;
+    assert!(lobby["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|t| t["id"] != id.as_str()));
+    // Board data for the client.
+    let (st, b) = ts.get("/api/boards/four_player").await;
+    assert_eq!(st, 200);
+    assert_eq!(b["squares"].as_array().unwrap().len(), 129);
+}

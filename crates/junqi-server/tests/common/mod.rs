@@ -36,6 +36,19 @@ impl TestServer {
 
 pub const T0: u64 = 1_700_000_000_000;
 
+pub fn config(
+    database: Option<String>,
+    data_dir: std::path::PathBuf,
+    clock: &ManualClock,
+) -> Config {
+    let mut config = Config::new("127.0.0.1:0".parse().unwrap(), data_dir);
+    config.database = database;
+    config.clock = Arc::new(clock.clone());
+    config.settings.rate_per_sec = 1000.0;
+    config.settings.rate_burst = 1000.0;
+    config
+}
+
 pub async fn start_at(
     database: Option<String>,
     dir: Option<tempfile::TempDir>,

@@ -1,0 +1,137 @@
+//! Hostile input: malformed frames get an error frame and change nothing; the server never
+//! panics; a flooding connection is rate-limited.
+
+mod common;
+use common::*;
+use junqi_server::client::WsClient;
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn malformed_and_hostile_frames_change_nothing() {
+    let ts = start().await;
+    let (_, created) = ts
+        .post("/api/play-computer", json!({"board": "two_player"}))
+        .await;
+    let id = created["table"]["id"].as_str().unwrap().to_string();
+    // Before hello.
+    let mut raw = WsClient::connect(&ts.ws_url(&id)).await.unwrap();
+    raw.send(&json!({"type": "act", "action": "a2-a3"}))
+        .await
+        .unwrap();
+    assert_eq!(raw.recv().await.unwrap()["reason"], "send hello first");
+    // Unknown table.
+    let mut nowhere = WsClient::connect(&ts.ws_url("nosuchtable")).await.unwrap();
+    nowhere.send(&json!({"type": "hello"})).await.unwrap();
+    assert_eq!(nowhere.recv().await.unwrap()["reason"], "no such table");
+    let mut c = join(&ts, &id, created["token"].as_str(), None).await;
+    c.send(&json!({"type": "deploy", "layout": layout(1)}))
+        .await
+        .unwrap();
+    let sync = c
+        .recv_until(|f| f["type"] == "sync" && f["status"] == "playing")
+        .await
+        .unwrap();
+    let bad: Vec<String> = vec![
+        "".into(),
+        "null".into(),
+        "[1,2,3]".into(),
+        "{\"type\": 5}".into(),
+        "{\"type\": \"act\"}".into(),
+        "{\"type\": \"act\", \"action\": \"z99-a1\"}".into(),
+        "{\"type\": \"act\", \"action\": \"flip a1\"}".into(),
+        "{\"type\": \"act\", \"action\": \"a1-a1-a1\"}".into(),
+        "{\"type\": \"act\", \"action\": {\"$gt\": 1}}".into(),
+        "{\"type\": \"take_seat\", \"seat\": 1e99}".into(),
+        "{\"type\": \"take_seat\", \"seat\": 1}".into(),
+        "{\"type\": \"add_bot\", \"seat\": 1, \"bot\": \"../../etc/passwd\"}".into(),
+        "{\"type\": \"deploy\", \"layout\": \"FFFFF/FFFFF/FFFFF/FFFFF/FFFFF/FFFFF\"}".into(),
+        "{\"type\": \"hello\"}".into(),
+        "{\"type\": \"resign\"}".into(),
+        "{\"type\": \"accept_draw\"}".into(),
+        "{\"type\": \"decline_draw\"}".into(),
+        "{\"type\": \"start\"}".into(),
+        "{\"type\": \"ping\", \"t\": \"".to_string() + &"x".repeat(200) + "\"}",
+        "{\"type\": \"act\", \"action\": \"".to_string() + &"\u{1F600}".repeat(100) + "\"}",
+        "{\"type\": \"act\", \"action\": \"a2-a3\", \"id\": {\"nested\": [1,2]}}".into(),
+        "{".repeat(10_000),
+        "\u{0}\u{1}\u{2}".into(),
+    ];
+    for b in &bad {
+        c.send_text(b).await.unwrap();
+        let e = c.recv_type("error").await.unwrap();
+        assert!(e["reason"].is_string());
+    }
+    // Oversized and binary frames: an error or the connection closed, never a crash.
+    c.send_binary(vec![0xff; 100]).await.unwrap();
+    assert_eq!(c.recv_type("error").await.unwrap()["type"], "error");
+    // Nothing changed: no events were sent, and the server still plays.
+    assert!(c.log.iter().all(|f| f["type"] != "events"));
+    let a = sync["observation"]["legal_actions"][0].as_str().unwrap();
+    c.send(&json!({"type": "act", "action": a})).await.unwrap();
+    let ev = c.recv_type("events").await.unwrap();
+    assert_eq!(ev["v"], 1);
+    let mut big = WsClient::connect(&ts.ws_url(&id)).await.unwrap();
+    let _ = big.send_text(&"x".repeat(100_000)).await;
+    assert!(
+        big.recv().await.is_err(),
+        "an oversized frame closes the connection"
+    );
+    // HTTP garbage.
+    let (st, _) = ts.post("/api/tables", json!({"board": "hexagonal"})).await;
+    assert_eq!(st, 400);
+    let (st, _) = ts
+        .post(
+            "/api/tables",
+            json!({"board": "two_player", "mode": "flip", "options": {"nonsense": 1}}),
+        )
+        .await;
+    assert_eq!(st, 400);
+    let (st, _) = ts
+        .post(
+            "/api/play-computer",
+            json!({"board": "two_player", "seat": 7}),
+        )
+        .await;
+    assert_eq!(st, 400);
+    let (st, _) = ts.get(&format!("/api/games/{id}/record")).await;
+    assert_eq!(st, 403, "no record before the game is over");
+    let (st, _) = ts.get("/api/players/nobody-at-all").await;
+    assert_eq!(st, 404);
+    let (st, _) = ts.get("/api/info").await;
+    assert_eq!(st, 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn flooding_is_rate_limited() {
+    let clock = junqi_server::ManualClock::new(T0);
+    let dir = tempfile::tempdir().unwrap();
+    let mut cfg = config(None, dir.path().to_path_buf(), &clock);
+    cfg.settings.rate_per_sec = 5.0;
+    cfg.settings.rate_burst = 10.0;
+    let server = junqi_server::start(cfg).await.unwrap();
+    let ts = TestServer {
+        server,
+        clock,
+        dir: Some(dir),
+    };
+    let (_, created) = ts
+        .post("/api/play-computer", json!({"board": "two_player"}))
+        .await;
+    let id = created["table"]["id"].as_str().unwrap().to_string();
+    let mut c = join(&ts, &id, created["token"].as_str(), None).await;
+    for i in 0..60 {
+        c.send(&json!({"type": "ping", "t": i})).await.unwrap();
+    }
+    let mut limited = 0;
+    let mut pongs = 0;
+    while limited + pongs < 60 {
+        let f = c.recv().await.unwrap();
+        match f["type"].as_str().unwrap() {
+            "pong" => pongs += 1,
+            "error" if f["reason"] == "rate limited" => limited += 1,
+            _ => {}
+        }
+    }
+    assert!(limited >= 40, "{limited} limited, {pongs} answered");
+    assert!(pongs >= 5, "{pongs} answered");
+}

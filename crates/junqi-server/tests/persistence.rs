@@ -1,0 +1,263 @@
+//! Persistence: a server killed in the middle of a game and started again on the same database
+//! resumes the game with nothing lost; on SQLite and, when `JUNQI_TEST_POSTGRES_URL` is set
+//! (`.ci/run` always sets it), on PostgreSQL.
+
+mod common;
+use common::*;
+use junqi_server::client::{http, WsClient};
+use junqi_server::ManualClock;
+use rand::{Rng, SeedableRng};
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+
+/// A server in its own runtime on its own thread, so that it can be killed abruptly.
+struct Killable {
+    addr: SocketAddr,
+    stop: std::sync::mpsc::Sender<()>,
+    thread: std::thread::JoinHandle<()>,
+}
+
+fn spawn_server(
+    database: Option<String>,
+    data_dir: std::path::PathBuf,
+    clock: ManualClock,
+) -> Killable {
+    let (addr_tx, addr_rx) = std::sync::mpsc::channel();
+    let (stop, stop_rx) = std::sync::mpsc::channel::<()>();
+    let thread = std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let server = rt
+            .block_on(junqi_server::start(config(database, data_dir, &clock)))
+            .expect("server starts");
+        addr_tx.send(server.addr).unwrap();
+        let _ = stop_rx.recv();
+        // Kill: drop every task wherever it is, no clean shutdown.
+        rt.shutdown_background();
+    });
+    let addr = addr_rx.recv().expect("server address");
+    Killable { addr, stop, thread }
+}
+
+impl Killable {
+    fn kill(self) {
+        let _ = self.stop.send(());
+        let _ = self.thread.join();
+    }
+}
+
+async fn hello(addr: SocketAddr, table: &str, token: &str, last_v: Option<u64>) -> WsClient {
+    let mut c = WsClient::connect(&format!("ws://{addr}/ws/{table}"))
+        .await
+        .unwrap();
+    let mut h = json!({"type": "hello", "token": token});
+    if let Some(v) = last_v {
+        h["last_v"] = v.into();
+    }
+    c.send(&h).await.unwrap();
+    c.recv_type("welcome").await.unwrap();
+    c
+}
+
+async fn kill_and_restart(database: Option<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = ManualClock::new(T0);
+    let s1 = spawn_server(database.clone(), dir.path().to_path_buf(), clock.clone());
+    let (st, created) = http(
+        &s1.addr.to_string(),
+        "POST",
+        "/api/play-computer",
+        Some(&json!({"board": "two_player"})),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, 201, "{created}");
+    let id = created["table"]["id"].as_str().unwrap().to_string();
+    let token = created["token"].as_str().unwrap().to_string();
+    let mut c = hello(s1.addr, &id, &token, None).await;
+    c.send(&json!({"type": "deploy", "layout": layout(3)}))
+        .await
+        .unwrap();
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
+    let mut last_obs = Value::Null;
+    for _ in 0..12 {
+        let legal = wait_turn(&mut c).await;
+        if legal.is_empty() {
+            break;
+        }
+        last_obs = c.log.last().cloned().unwrap();
+        let a = &legal[rng.gen_range(0..legal.len())];
+        c.send(&json!({"type": "act", "action": a})).await.unwrap();
+    }
+    // Our last action is acknowledged by its events frame, then the server dies.
+    let ev = c
+        .recv_until(|f| f["type"] == "events" && f["entry"].as_str().unwrap().starts_with("0 "))
+        .await
+        .unwrap();
+    let v_ours = ev["v"].as_u64().unwrap();
+    s1.kill();
+    assert!(
+        c.recv_until(|_| false).await.is_err(),
+        "the connection dies with the server"
+    );
+    let seen = c.log.iter().filter(|f| f["type"] == "events").count() as u64;
+    assert!(seen >= v_ours);
+    let _ = last_obs;
+
+    let s2 = spawn_server(database, dir.path().to_path_buf(), clock.clone());
+    // Reconnect with the last version we saw: exactly what we missed (the bot's reply, if it was
+    // stored before the kill), then our observation.
+    let mut c2 = hello(s2.addr, &id, &token, Some(seen)).await;
+    c2.recv_type("table").await.unwrap();
+    let mut missed = Vec::new();
+    let obs = loop {
+        let f = c2.recv().await.unwrap();
+        match f["type"].as_str().unwrap() {
+            "events" => missed.push(f),
+            "observation" => break f,
+            other => panic!("unexpected {other}: {f}"),
+        }
+    };
+    let v_now = obs["v"].as_u64().unwrap();
+    assert_eq!(v_now, seen + missed.len() as u64);
+    for (i, m) in missed.iter().enumerate() {
+        assert_eq!(m["v"].as_u64().unwrap(), seen + 1 + i as u64);
+    }
+    // The game goes on to its end; the record has every entry.
+    if let Some(a) = obs["observation"]["legal_actions"][0].as_str() {
+        c2.send(&json!({"type": "act", "action": a})).await.unwrap();
+    }
+    let over = play_random(&mut c2, 9).await;
+    let record = junqi_core::Record::from_text(over["record"].as_str().unwrap()).unwrap();
+    assert_eq!(record.entries.len() as u64, over["v"].as_u64().unwrap());
+    record.replay().unwrap();
+    let (st, page) = http(
+        &s2.addr.to_string(),
+        "GET",
+        &format!("/api/games/{id}/record"),
+        None,
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, 200, "{page}");
+    s2.kill();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_kill_and_restart_resumes_the_game() {
+    kill_and_restart(None).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_kill_and_restart_resumes_the_game() {
+    let Ok(url) = std::env::var("JUNQI_TEST_POSTGRES_URL") else {
+        println!("NOTICE: JUNQI_TEST_POSTGRES_URL is not set: the PostgreSQL persistence test is skipped");
+        return;
+    };
+    kill_and_restart(Some(url)).await;
+}
+
+async fn accounts_and_ratings(database: Option<String>) {
+    let ts = start_at(database, None, ManualClock::new(T0)).await;
+    let addr = ts.addr();
+    let name = format!("alice{}", rand::random::<u32>());
+    let (st, reg) = http(
+        &addr,
+        "POST",
+        "/api/register",
+        Some(&json!({"name": name, "password": "correct horse"})),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, 200, "{reg}");
+    let (st, _) = http(
+        &addr,
+        "POST",
+        "/api/register",
+        Some(&json!({"name": name, "password": "correct horse"})),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, 409);
+    let (st, _) = http(
+        &addr,
+        "POST",
+        "/api/login",
+        Some(&json!({"name": name, "password": "wrong password"})),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, 401);
+    let (st, login) = http(
+        &addr,
+        "POST",
+        "/api/login",
+        Some(&json!({"name": name, "password": "correct horse"})),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, 200);
+    let session = login["session"].as_str().unwrap().to_string();
+    let (st, me) = http(&addr, "GET", "/api/me", None, Some(&session))
+        .await
+        .unwrap();
+    assert_eq!(st, 200);
+    assert_eq!(me["player"]["name"], name.as_str());
+    // A rated game against the computer.
+    let (st, created) = http(
+        &addr,
+        "POST",
+        "/api/play-computer",
+        Some(&json!({"board": "two_player"})),
+        Some(&session),
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, 201);
+    let id = created["table"]["id"].as_str().unwrap();
+    let mut c = join(&ts, id, created["token"].as_str(), None).await;
+    c.send(&json!({"type": "deploy", "layout": layout(8)}))
+        .await
+        .unwrap();
+    play_random(&mut c, 4).await;
+    let mut page = Value::Null;
+    for _ in 0..100 {
+        let (_, p) = http(&addr, "GET", &format!("/api/players/{name}"), None, None)
+            .await
+            .unwrap();
+        if p["ratings"].as_array().is_some_and(|r| !r.is_empty()) {
+            page = p;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(page["ratings"][0]["category"], "two_player/dark", "{page}");
+    assert_eq!(page["ratings"][0]["games"], 1);
+    assert_ne!(page["ratings"][0]["rating"], 1500.0);
+    assert_eq!(page["recent_games"][0]["id"], id);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_accounts_and_ratings() {
+    accounts_and_ratings(None).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_accounts_and_ratings() {
+    let Ok(url) = std::env::var("JUNQI_TEST_POSTGRES_URL") else {
+        println!(
+            "NOTICE: JUNQI_TEST_POSTGRES_URL is not set: the PostgreSQL accounts test is skipped"
+        );
+        return;
+    };
+    accounts_and_ratings(Some(url)).await;
+}
