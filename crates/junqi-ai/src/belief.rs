@@ -881,6 +881,23 @@ mod tests {
         run_games(rules, 30, 500, 9);
     }
 
+    /// Thousands of games (release: `cargo test --release -p junqi-ai --lib belief -- --ignored`).
+    #[test]
+    #[ignore]
+    fn true_role_never_excluded_thousands_of_games() {
+        let two = Rules::defaults(BoardKind::TwoPlayer, Mode::Dark).unwrap();
+        run_games(two, 2000, 10_000, 5);
+        let four = Rules::defaults(BoardKind::FourPlayer, Mode::Dark).unwrap();
+        run_games(four, 300, 20_000, 5);
+        let flip = Rules::defaults(BoardKind::TwoPlayer, Mode::Flip).unwrap();
+        run_games(flip, 1000, 30_000, 5);
+        let mut opt = two;
+        opt.options.bomb_flies = true;
+        opt.options.engineer_scout = true;
+        opt.options.win_by_flag = junqi_core::options::WinByFlag::CarryHome;
+        run_games(opt, 500, 40_000, 5);
+    }
+
     #[test]
     fn combat_against_known_piece_prunes() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2);
