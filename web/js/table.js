@@ -61,8 +61,8 @@ export class TableView {
     this.deadEl = h('div', { class: 'card dead', id: 'dead' });
     this.logList = h('ol', { class: 'log', id: 'log' });
     this.logEl = h('div', { class: 'card' }, h('h3', {}, t('log.title')), this.logList);
-    const side = h('div', { class: 'side' }, this.statusEl, this.messageEl, this.seatsEl, this.controlsEl, this.deployEl, this.deadEl, this.logEl);
-    clear(this.root).append(h('div', { class: 'game' }, h('div', { class: 'board-col' }, this.boardEl), side));
+    const side = h('div', { class: 'side' }, this.seatsEl, this.controlsEl, this.deployEl, this.deadEl, this.logEl);
+    clear(this.root).append(h('div', { class: 'game' }, h('div', { class: 'board-col' }, this.statusEl, this.messageEl, this.boardEl), side));
   }
 
   relabel() {

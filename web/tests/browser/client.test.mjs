@@ -160,6 +160,14 @@ test('two-player game against the computer: deploy, move, reconnect, spectate, r
   await page.waitForSelector('#status[data-status="playing"]');
   await page.waitForSelector('.piece[data-seat="0"][data-role="flag"]');
   await playOneMove(0);
+  // A dropped connection comes back by itself and resumes from the last event it had.
+  await page.waitForSelector('.status-line.mine');
+  const v = await page.evaluate(() => window.junqi.current.s.v);
+  await page.evaluate(() => window.junqi.current.sock.ws.close());
+  await page.waitForFunction(() => window.junqi.current.s.conn === 'reconnecting');
+  await page.waitForFunction(() => window.junqi.current.s.conn === 'open');
+  await playOneMove(0);
+  assert.ok((await page.evaluate(() => window.junqi.current.s.v)) >= v + 2);
 
   // Spectator view of the same table: no seat, no identities.
   const tokens = await page.evaluate(() => localStorage.getItem('junqi.seats'));
@@ -215,6 +223,29 @@ test('a four-player table renders and plays', async () => {
   await playOneMove(0);
   assert.equal(await page.locator('.seat-row').count(), 4);
   await page.screenshot({ path: path.join(ARTIFACTS, 'four-player-game.png') });
+  assert.deepEqual(errors, []);
+});
+
+test('a table created in the lobby: flip play against a computer, started by the host', async () => {
+  await page.goto(server.url + '/#/');
+  await page.click('#create summary');
+  await page.selectOption('#create-mode', 'flip');
+  await page.check('#create-bots [data-bot-seat="1"]');
+  await page.fill('#create-move-seconds', '60');
+  await page.click('#create-btn');
+  await page.waitForURL(/#\/table\//);
+  await page.waitForSelector('#table-code');
+  await page.waitForSelector('#btn-start:not([disabled])');
+  await page.click('#btn-start');
+  await page.waitForSelector('#status[data-status="playing"]', { timeout: 30000 });
+  await page.waitForSelector('.status-line.mine');
+  assert.equal(await page.locator('.piece.face-down').count(), 50);
+  assert.match(await page.locator('[data-clock-seat="0"]').textContent(), /^[01]:\d\d$/, 'the move clock runs');
+  const before = await page.locator('#log li').count();
+  await clickSquare('c3');
+  await page.waitForFunction((n) => document.querySelectorAll('#log li').length > n, before);
+  assert.match(await page.locator('#log li').first().textContent(), /翻开 c3/);
+  assert.equal(await page.locator('.piece[data-at="c3"].face-down').count(), 0);
   assert.deepEqual(errors, []);
 });
 
