@@ -29,7 +29,10 @@ export class TableView {
       cells: null, deploySel: null, submitted: null, message: null, playStart: null,
     };
     this.buildSkeleton();
+    // last_v 0: a game in progress or over is sent as its whole event history (so the log
+    // and the last move are complete after a reload); otherwise the server sends a sync.
     this.sock = new TableSocket(tableId, {
+      lastV: 0,
       onFrame: (f) => this.onFrame(f),
       onState: (st) => { this.s.conn = st; this.renderStatus(); },
     });

@@ -155,10 +155,13 @@ test('two-player game against the computer: deploy, move, reconnect, spectate, r
   assert.equal(await page.locator('#dead .seat-dead').count(), 2);
   await page.screenshot({ path: path.join(ARTIFACTS, 'two-player-game.png') });
 
-  // Reconnect: a reload keeps the seat (token in localStorage).
+  // Reconnect: a reload keeps the seat (token in localStorage) and the whole announcement log.
+  const logBefore = await page.locator('#log li').count();
   await page.reload();
   await page.waitForSelector('#status[data-status="playing"]');
   await page.waitForSelector('.piece[data-seat="0"][data-role="flag"]');
+  await page.waitForFunction((n) => document.querySelectorAll('#log li').length >= n, logBefore);
+  await page.waitForSelector('.last-to');
   await playOneMove(0);
   // A dropped connection comes back by itself and resumes from the last event it had.
   await page.waitForSelector('.status-line.mine');
