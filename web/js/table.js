@@ -202,6 +202,7 @@ export class TableView {
     const viewer = this.s.seat ?? 0;
     if (!this.view || this.view.opts.board !== board || this.viewMiddle !== this.middleRail) {
       this.boardEl.classList.toggle('four', board === 'four_player');
+      this.boardEl.parentNode?.classList.toggle('four', board === 'four_player');
       this.viewMiddle = this.middleRail;
       this.view = new BoardView(this.boardEl, {
         board, middleRail: this.middleRail, viewer,
