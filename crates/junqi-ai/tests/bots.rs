@@ -5,8 +5,9 @@ use junqi_core::{BoardKind, Deployment, Mode, Observer, Position, Rules};
 use rand::SeedableRng;
 
 fn play_some(rules: Rules, names: &[&str], plies: u32, seed: u64) {
-    let mut bots: Vec<Box<dyn Bot>> =
-        (0..rules.seats()).map(|s| bot_by_name(names[s % names.len()]).unwrap()()).collect();
+    let mut bots: Vec<Box<dyn Bot>> = (0..rules.seats())
+        .map(|s| bot_by_name(names[s % names.len()]).unwrap()())
+        .collect();
     for (s, b) in bots.iter_mut().enumerate() {
         b.new_game(&rules, s as u8, seed + s as u64);
     }
@@ -26,9 +27,12 @@ fn play_some(rules: Rules, names: &[&str], plies: u32, seed: u64) {
         }
         let seat = pos.to_move();
         let obs = pos.observe(Observer::Seat(seat));
-        let a = bots[seat as usize].choose(&obs, Budget::Nodes(400)).unwrap();
+        let a = bots[seat as usize]
+            .choose(&obs, Budget::Nodes(400))
+            .unwrap();
         ev.clear();
-        pos.play(a, &mut ev).unwrap_or_else(|e| panic!("{names:?} in {:?}: illegal {a:?}: {e}", rules.mode));
+        pos.play(a, &mut ev)
+            .unwrap_or_else(|e| panic!("{names:?} in {:?}: illegal {a:?}: {e}", rules.mode));
         for (s, b) in bots.iter_mut().enumerate() {
             b.observe(&ev, &pos.observe(Observer::Seat(s as u8)));
         }
@@ -58,8 +62,18 @@ fn bots_play_legal_actions_everywhere() {
 #[test]
 fn small_smoke_match() {
     let rules = Rules::defaults(BoardKind::TwoPlayer, Mode::Dark).unwrap();
-    let cfg = MatchConfig { rules, games: 4, seed: 1, budget: Budget::Nodes(200), threads: 2 };
-    let r = run_match(cfg, bot_by_name("heuristic").unwrap(), bot_by_name("random").unwrap());
+    let cfg = MatchConfig {
+        rules,
+        games: 4,
+        seed: 1,
+        budget: Budget::Nodes(200),
+        threads: 2,
+    };
+    let r = run_match(
+        cfg,
+        bot_by_name("heuristic").unwrap(),
+        bot_by_name("random").unwrap(),
+    );
     assert_eq!(r.games, 4);
     assert!(r.forfeits.is_empty(), "{:?}", r.forfeits);
     assert!(r.score >= 0.5, "{}", r.to_text());
