@@ -80,7 +80,7 @@ pub struct WsClient {
 impl WsClient {
     /// Connect to `url` (`ws://host:port/ws/<table>`).
     pub async fn connect(url: &str) -> Result<WsClient, String> {
-        let (ws, _) = tokio_tungstenite::connect_async(url)
+        let (ws, _) = tokio_tungstenite::connect_async_with_config(url, None, true)
             .await
             .map_err(|e| format!("connect {url}: {e}"))?;
         Ok(WsClient {

@@ -107,6 +107,10 @@ pub async fn start(config: Config) -> anyhow::Result<Server> {
     }
     let listener = tokio::net::TcpListener::bind(config.addr).await?;
     let addr = listener.local_addr()?;
+    // Small frames go out at once (no Nagle delay on the per-move round trip).
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp: &mut tokio::net::TcpStream| {
+        let _ = tcp.set_nodelay(true);
+    });
     let router = http::router(app.clone());
     let task = tokio::spawn(async move {
         if let Err(e) = axum::serve(listener, router).await {

@@ -709,19 +709,17 @@ impl Table {
     async fn on_time(&mut self) {
         let now = self.now();
         match self.status {
-            Status::Deploying => {
-                if self.deploy_deadline.is_some_and(|d| d <= now) {
-                    self.deploy_deadline = None;
-                    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(rand::random());
-                    for s in 0..self.seats.len() {
-                        if self.seats[s].layout.is_none() {
-                            self.seats[s].layout = Some(Deployment::random(&mut rng));
-                            self.broadcast(text(json!({"type": "deployed", "seat": s})));
-                        }
+            Status::Deploying if self.deploy_deadline.is_some_and(|d| d <= now) => {
+                self.deploy_deadline = None;
+                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(rand::random());
+                for s in 0..self.seats.len() {
+                    if self.seats[s].layout.is_none() {
+                        self.seats[s].layout = Some(Deployment::random(&mut rng));
+                        self.broadcast(text(json!({"type": "deployed", "seat": s})));
                     }
-                    let _ = self.save_seats().await;
-                    self.begin_play().await;
                 }
+                let _ = self.save_seats().await;
+                self.begin_play().await;
             }
             Status::Playing => {
                 for seat in 0..self.gone.len() {

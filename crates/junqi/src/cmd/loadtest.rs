@@ -255,7 +255,6 @@ async fn one_game(
                 }
             }
             "error" => {
-                pending = None;
                 return Err(format!("server error: {}", f["reason"]));
             }
             "game_over" => {
