@@ -10,8 +10,8 @@ use crate::deploygen::layout_for_bot;
 use crate::eval::{advance, is_enemy, my_owner, value};
 use junqi_core::combat::resolve;
 use junqi_core::{
-    Action, AttackResult, Deployment, Event, Observation, Role, Rules, Seat, Square, SquareKind,
-    Topology,
+    Action, AttackResult, Deployment, Event, Mode, Observation, Role, Rules, Seat, Square,
+    SquareKind, Topology,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -147,6 +147,112 @@ pub(crate) fn danger(
     worst
 }
 
+/// Squares from which a piece could reach `t` in one move when `occ` tells which squares are
+/// occupied: neighbours, and along the board's straight lines (if `t` is a rail square) the
+/// first occupied square in each direction.
+fn reach_from(
+    topo: &Topology,
+    lines: &[Vec<Square>],
+    occ: impl Fn(Square) -> bool,
+    t: Square,
+) -> Vec<Square> {
+    let mut out: Vec<Square> = topo.neighbours(t).collect();
+    if topo.is_rail(t) {
+        for line in lines {
+            let Some(i) = line.iter().position(|&s| s == t) else {
+                continue;
+            };
+            for dir in [-1i32, 1] {
+                let mut j = i as i32 + dir;
+                while j >= 0 && (j as usize) < line.len() {
+                    let s = line[j as usize];
+                    if occ(s) {
+                        out.push(s);
+                        break;
+                    }
+                    j += dir;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// How exposed our flag on `flag` is after our piece moves `from` → `to` (two plies: an enemy
+/// piece reaching a square next to the flag, then taking it): for every empty square next to
+/// the flag that an enemy piece could enter next turn, the chance that piece is movable,
+/// weighted by whether one of ours could strike the square back at once.
+fn flag_exposure(
+    obs: &Observation,
+    view: &View,
+    seat: Seat,
+    flag: Square,
+    from: Square,
+    to: Square,
+) -> f64 {
+    let topo = obs.topology();
+    let occ = |s: Square| s == to || (s != from && view.cells[s.index()].is_some());
+    let mine = |s: Square| -> bool {
+        if s == to {
+            return true;
+        }
+        if s == from || topo.kind(s) == SquareKind::Headquarters {
+            return false;
+        }
+        obs.piece_at(s).is_some_and(|p| {
+            !p.face_down && !is_enemy(obs, seat, p.seat) && p.role.is_some_and(|r| r.is_movable())
+        })
+    };
+    let mut total = 0.0;
+    for e in topo.neighbours(flag) {
+        // A square next to the flag held by one of ours is safe unless the enemy can take it;
+        // a landmine or a bomb there mostly holds.
+        let held = if e == to {
+            Some(1.0)
+        } else if e != from {
+            match obs.piece_at(e) {
+                Some(p) if !is_enemy(obs, seat, p.seat) => Some(match p.role {
+                    Some(Role::Bomb) => 0.0,
+                    Some(Role::Landmine) => 0.2,
+                    _ => 0.5,
+                }),
+                Some(_) => continue,
+                None => None,
+            }
+        } else {
+            None
+        };
+        if held == Some(0.0) {
+            continue;
+        }
+        let reach = reach_from(topo, &view.lines, occ, e);
+        let mut enemy: f64 = 0.0;
+        for &s in &reach {
+            if s == to || s == from || topo.kind(s) == SquareKind::Headquarters {
+                continue;
+            }
+            let Some((owner, d)) = &view.cells[s.index()] else {
+                continue;
+            };
+            if !is_enemy(obs, seat, *owner) || obs.piece_at(s).is_some_and(|p| p.face_down) {
+                continue;
+            }
+            let movable: f64 = Role::ALL
+                .iter()
+                .filter(|r| r.is_movable())
+                .map(|&r| d[r as usize])
+                .sum();
+            enemy = enemy.max(movable);
+        }
+        if enemy <= 0.0 {
+            continue;
+        }
+        let covered = reach.iter().any(|&s| s != e && mine(s));
+        total += held.unwrap_or(1.0) * enemy * if covered { 1.0 } else { 6.0 };
+    }
+    total
+}
+
 /// Score every legal action of `obs` for `seat` (higher is better).
 pub(crate) fn score_actions(
     obs: &Observation,
@@ -191,7 +297,26 @@ pub(crate) fn score_actions(
             .min()
             .unwrap_or(0) as f64
     };
+    // Our movable pieces that can still move (a piece in an HQ stays for good): losing the last
+    // one loses the game.
+    let movers = obs
+        .pieces
+        .iter()
+        .filter(|p| {
+            Some(p.seat) == owner
+                && !p.face_down
+                && p.role.is_some_and(|r| r.is_movable())
+                && topo.kind(p.at) != SquareKind::Headquarters
+        })
+        .count();
     let pressure = obs.quiet_plies as f64 / obs.rules.options.quiet_plies.max(1) as f64;
+    // (Less so as a quiet-plies draw nears.)
+    let last = if movers <= 1 && obs.rules.mode != Mode::Flip {
+        1.0 + 19.0 * (1.0 - pressure)
+    } else {
+        1.0
+    };
+
     let mut out = Vec::with_capacity(obs.legal_actions.len());
     for &a in &obs.legal_actions {
         let s = match a {
@@ -210,8 +335,11 @@ pub(crate) fn score_actions(
                     continue;
                 };
                 let own = owner.unwrap_or(seat);
-                let here = danger(obs, &view, seat, me, from, from);
+                let here = last * danger(obs, &view, seat, me, from, from);
                 let mut s = here;
+                if let Some(f) = flag {
+                    s -= flag_exposure(obs, &view, seat, f, from, to);
+                }
                 // Guards next to our flag stay unless there is a reason to leave.
                 if flag.is_some_and(|f| topo.adjacent(f, from)) {
                     s -= 1.5;
@@ -221,7 +349,11 @@ pub(crate) fn score_actions(
                         let (ev, survive) = attack_ev(&obs.rules, me, d);
                         s += ev;
                         if survive > 0.0 {
-                            s -= survive * danger(obs, &view, seat, me, to, from);
+                            s -= last * survive * danger(obs, &view, seat, me, to, from);
+                        }
+                        if movers <= 1 && obs.rules.mode != Mode::Flip {
+                            // Near the quiet-plies draw an even chance is worth taking.
+                            s -= 60.0 * ((1.0 - survive) - 0.5 * pressure).max(0.0);
                         }
                         // Defend the flag: anything that can reach it must go.
                         if threats.contains(&to) {
@@ -236,7 +368,7 @@ pub(crate) fn score_actions(
                         s += 3.0 * pressure;
                     }
                     None => {
-                        s -= danger(obs, &view, seat, me, to, from);
+                        s -= last * danger(obs, &view, seat, me, to, from);
                         s += 0.6 * (advance(topo, own, to) - advance(topo, own, from));
                         if me.rank().is_some_and(|r| r >= 4) || pressure > 0.5 {
                             s += (0.1 + 0.3 * pressure)
