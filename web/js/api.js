@@ -13,6 +13,9 @@ export function getSession() {
 export function setSession(s) {
   if (s) storage()?.setItem(SESSION_KEY, s);
 }
+export function clearSession() {
+  storage()?.removeItem(SESSION_KEY);
+}
 
 export function seatTokens() {
   try { return JSON.parse(storage()?.getItem(SEATS_KEY) || '{}') || {}; } catch { return {}; }
@@ -39,7 +42,12 @@ export async function api(method, path, body) {
   const session = getSession();
   if (session) headers.Authorization = `Bearer ${session}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let res;
+  try {
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw new ApiError(0, 'the server cannot be reached');
+  }
   const text = await res.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = { text }; }
@@ -64,6 +72,26 @@ export async function ensureSession() {
   } catch {
     return null;
   }
+}
+
+/** Register an account; the new session replaces the old one (a guest's games stay the guest's). */
+export async function register(name, password) {
+  const r = await api('POST', '/api/register', { name, password });
+  setSession(r.session);
+  return r.player;
+}
+
+/** Log in; the session replaces the current one. */
+export async function login(name, password) {
+  const r = await api('POST', '/api/login', { name, password });
+  setSession(r.session);
+  return r.player;
+}
+
+/** Log out: forget the session (the server has no logout call) and continue as a new guest. */
+export async function logout() {
+  clearSession();
+  return ensureSession();
 }
 
 /**

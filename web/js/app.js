@@ -1,9 +1,13 @@
-// The single-page client: header (language toggle), hash routes for the lobby (#/), a table
-// (#/table/ID), joining by code (#/join/CODE), the replay viewer (#/replay/ID) and a board
+// The single-page client: header (who you are, log in / out, language toggle), hash routes for
+// the lobby (#/), a table (#/table/ID), joining by code (#/join/CODE), the replay viewer
+// (#/replay/ID), a player's page (#/player/NAME), the account page (#/account) and a board
 // preview that needs no server (#/demo/two_player, #/demo/four_player).
 import { h, clear } from './ui.js';
 import { t, getLang, setLang } from './i18n.js';
-import { api, ensureSession, saveSeatToken } from './api.js';
+import { api, ensureSession, saveSeatToken, logout, ApiError, setSession } from './api.js';
+import { serverMessage } from './errors.js';
+import { PlayerView, playerLink } from './player.js';
+import { AccountView } from './account.js';
 import { TableView } from './table.js';
 import { ReplayView } from './replay.js';
 import { BoardView } from './render.js';
@@ -19,11 +23,50 @@ const app = {
 const main = document.getElementById('main');
 const langBtn = document.getElementById('lang-toggle');
 const title = document.getElementById('title');
+const accountEl = document.getElementById('account');
+
+/** A link to the player's own page: by name, or by id for a guest (guests have no page by name). */
+function myPageHref(p) {
+  return `#/player/${encodeURIComponent(p.guest ? p.id : p.name)}`;
+}
+
+function renderAccount() {
+  clear(accountEl);
+  const p = app.player;
+  if (!p) return;
+  accountEl.append(
+    h('span', { class: 'who' }, t('account.you'),
+      h('a', { href: myPageHref(p), id: 'me-link', 'data-guest': p.guest ? 'true' : 'false' }, p.name),
+      p.guest ? h('span', { class: 'guest-tag', id: 'me-guest' }, t('account.guest')) : null),
+    p.guest
+      ? h('a', { href: '#/account', id: 'login-link', class: 'header-button' }, t('account.loginRegister'))
+      : h('button', { type: 'button', id: 'logout-btn', onclick: () => doLogout() }, t('account.logout')),
+  );
+}
 
 function renderHeader() {
   title.textContent = t('app.title');
   langBtn.textContent = t('lang.toggle');
   document.title = `${t('app.title')} · ${t('app.subtitle')}`;
+  renderAccount();
+}
+
+function setPlayer(p) {
+  app.player = p;
+  renderAccount();
+}
+
+async function doLogout() {
+  const p = await logout();
+  setPlayer(p);
+  const note = t('account.loggedOut', { name: p?.name || '' });
+  if (app.current instanceof AccountView) {
+    app.current.player = p;
+    app.current.build();
+    app.current.say(note, 'ok');
+  } else if (app.current instanceof Lobby) {
+    app.current.say(note, 'ok');
+  }
 }
 
 langBtn.addEventListener('click', () => {
@@ -70,7 +113,11 @@ class Lobby {
     this.refresh();
   }
   fail(e) {
-    clear(this.error).append(h('div', { class: 'notice error' }, t('error', { msg: e.message || String(e) })));
+    const msg = e instanceof ApiError ? serverMessage(e.message) : e.message || String(e);
+    this.say(t('error', { msg }), 'error');
+  }
+  say(text, kind) {
+    clear(this.error).append(h('div', { class: `notice ${kind}`, id: 'lobby-message' }, text));
   }
   async playComputer(board) {
     try {
@@ -193,7 +240,7 @@ class Lobby {
       h('td', {}, t(`board.${tb.board}`)),
       h('td', { class: 'opt' }, t(`mode.${tb.mode}`)),
       h('td', {}, t(`status.${tb.status}`)),
-      h('td', { class: 'opt' }, (tb.seats || []).map((s) => (s.kind === 'empty' ? '—' : s.name)).join(' · ')),
+      h('td', { class: 'opt players' }, (tb.seats || []).map((s, i) => [i ? ' · ' : null, s.kind === 'empty' ? '—' : playerLink(s.name)])),
       h('td', {}, h('a', { href: `#/table/${tb.id}` }, h('button', {}, tb.status === 'waiting' ? t('lobby.open') : t('lobby.watch'))))));
     clear(this.tablesEl).append(h('table', { class: 'tables' },
       h('thead', {}, h('tr', {}, h('th', {}, t('lobby.name')), h('th', {}, t('lobby.board')), h('th', { class: 'opt' }, t('lobby.mode')),
@@ -246,9 +293,13 @@ async function route() {
   if (!app.info) {
     try { app.info = await api('GET', '/api/info'); } catch { app.info = {}; }
   }
-  if (!app.player) app.player = await ensureSession();
+  if (!app.player) setPlayer(await ensureSession());
   if (page === 'table' && arg) {
     app.current = new TableView(main, arg, { info: app.info });
+  } else if (page === 'player' && arg) {
+    app.current = new PlayerView(main, decodeURIComponent(arg), { me: app.player });
+  } else if (page === 'account') {
+    app.current = new AccountView(main, { player: app.player, onChange: setPlayer, returnTo: app.returnTo || '#/' });
   } else if (page === 'replay' && arg) {
     app.current = new ReplayView(main, arg);
   } else if (page === 'join' && arg) {
@@ -264,7 +315,16 @@ async function route() {
   }
 }
 
-// For scripts and tests: the active view (its state is what the page shows).
+// Remember the last page that is not the account page: logging in returns there.
+window.addEventListener('hashchange', (e) => {
+  const prev = new URL(e.oldURL).hash;
+  if (!/^#\/account/.test(prev) && /^#\/account/.test(location.hash)) app.returnTo = prev || '#/';
+});
+
+// For scripts and tests: the active view (its state is what the page shows), and the API.
+app.api = api;
+app.saveSeatToken = saveSeatToken;
+app.setSession = setSession;
 window.junqi = app;
 
 setLang(getLang());

@@ -6,6 +6,8 @@ import { api } from './api.js';
 import { BoardView, SEAT_COLOURS } from './render.js';
 import { roleName } from './roles.js';
 import { describeEntry, describeOutcome, lastMoveOf, fallen } from './events.js';
+import { serverMessage } from './errors.js';
+import { playerLink } from './player.js';
 
 export class ReplayView {
   constructor(root, gameId) {
@@ -25,7 +27,7 @@ export class ReplayView {
     try {
       this.data = await api('GET', `/api/games/${encodeURIComponent(this.id)}/replay`);
     } catch (e) {
-      clear(this.root).append(h('div', { class: 'notice error', id: 'replay-error' }, e.status === 403 ? t('replay.notOver') : t('error', { msg: e.message })));
+      clear(this.root).append(h('div', { class: 'notice error', id: 'replay-error' }, e.status === 403 ? t('replay.notOver') : t('error', { msg: serverMessage(e.message) })));
       return;
     }
     this.board = this.data.start?.board || 'two_player';
@@ -59,7 +61,7 @@ export class ReplayView {
     this.deadEl = h('div', { class: 'card dead', id: 'dead' });
     const players = (d.players || []).map((p, s) => h('div', { class: 'seat-row' },
       h('span', { class: 'dot', style: { background: SEAT_COLOURS[this.board][s] } }),
-      h('strong', {}, seatName(this.board, s)), h('span', { class: 'name' }, p || '')));
+      h('strong', {}, seatName(this.board, s)), h('span', { class: 'name' }, p ? playerLink(p) : '')));
     const side = h('div', { class: 'side' },
       h('div', { class: 'card' }, h('h2', {}, t('replay.title')),
         h('div', { class: 'outcome', id: 'outcome' }, describeOutcome(d.outcome, this.board)),

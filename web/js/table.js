@@ -8,6 +8,8 @@ import { topology, isLocalCamp } from './board.js';
 import { roleName } from './roles.js';
 import * as D from './deploy.js';
 import { describeEntry, describeOutcome, lastMoveOf, fallen } from './events.js';
+import { serverMessage } from './errors.js';
+import { playerLink } from './player.js';
 
 const LAST_LAYOUT = 'junqi.lastLayout';
 
@@ -94,6 +96,8 @@ export class TableView {
         s.deployed = f.deployed || null;
         s.drawOffer = f.draw_offer || null;
         s.clockInfo = f.clock || s.clockInfo;
+        // When play began, if the server says so (see the protocol's open questions).
+        if (typeof f.clock?.started_ms === 'number') s.playStart = f.clock.started_ms;
         this.ensureBoard();
         break;
       case 'sync':
@@ -159,7 +163,7 @@ export class TableView {
         this.addLog({ text: describeOutcome(f.outcome, this.board, s.seat), cls: 'major' });
         break;
       case 'error':
-        this.showMessage(f.reason, 'error');
+        this.showMessage(serverMessage(f.reason), 'error');
         break;
       default:
         break;
@@ -496,7 +500,7 @@ export class TableView {
         h('span', { class: 'dot', style: { background: SEAT_COLOURS[this.board][seat] } }),
         h('strong', {}, seatName(this.board, seat)),
         h('span', { class: 'name' },
-          info.kind === 'empty' ? t('seat.empty') : info.kind === 'bot' ? `${t('seat.bot')} · ${(info.name || '').replace(/^bot:/, '')}` : info.name || '',
+          info.kind === 'empty' ? t('seat.empty') : info.name ? playerLink(info.name, { 'data-player': info.name, target: s.status === 'playing' ? '_blank' : null }) : '',
           seat === s.seat ? t('seat.you') : '',
           info.kind === 'human' && info.connected === false ? ` · ${t('seat.offline')}` : ''),
       );
@@ -567,7 +571,7 @@ export class TableView {
       }
       btns.append(h('button', { id: 'btn-leave', onclick: () => { if (confirm(t('confirm.leave'))) this.sock.send({ type: 'leave' }); } }, t('btn.leave')));
       parts.push(btns);
-      const wait = this.info.defaults?.resign_after_seconds ?? 90;
+      const wait = this.resignAfterSeconds();
       if (s.playStart && Date.now() - s.playStart < wait * 1000) parts.push(h('div', { class: 'muted' }, t('resign.wait', { s: wait })));
     }
     if (s.status === 'over') {
@@ -579,6 +583,11 @@ export class TableView {
     }
     el.hidden = parts.length === 0;
     el.append(...parts);
+  }
+
+  /** The resignation window: the table's own (if the server sends one), else the default. */
+  resignAfterSeconds() {
+    return this.s.clockInfo?.resign_after_seconds ?? this.info.defaults?.resign_after_seconds ?? 90;
   }
 
   renderDead() {
