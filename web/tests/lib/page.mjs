@@ -1,0 +1,36 @@
+// Helpers for driving a page of the client: clicks on board squares, moves, deployment.
+import assert from 'node:assert/strict';
+
+export function helpers(page) {
+  async function box(sel) {
+    const b = await page.locator(sel).first().boundingBox();
+    assert.ok(b, `no box for ${sel}`);
+    return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+  }
+  async function clickSquare(sq) {
+    const { x, y } = await box(`.hits [data-sq="${sq}"]`);
+    await page.mouse.click(x, y);
+  }
+  /** Make one move by clicking: try own pieces until one shows legal destinations. */
+  async function playOneMove(seat) {
+    await page.waitForSelector('.status-line.mine', { timeout: 30000 });
+    const squares = await page.$$eval(`.piece[data-seat="${seat}"]`, (els) => els.map((e) => e.dataset.at));
+    for (const sq of squares) {
+      await clickSquare(sq);
+      const targets = await page.$$eval('[data-target]', (els) => els.map((e) => e.dataset.target));
+      if (targets.length) {
+        const before = await page.locator('#log li').count();
+        await clickSquare(targets[0]);
+        await page.waitForFunction((n) => document.querySelectorAll('#log li').length > n, before, { timeout: 10000 });
+        return { from: sq, to: targets[0] };
+      }
+    }
+    throw new Error('no piece with a legal move');
+  }
+  /** Submit the proposed (random or last) layout. */
+  async function deploy() {
+    await page.waitForSelector('#btn-submit:not([disabled])', { timeout: 30000 });
+    await page.click('#btn-submit');
+  }
+  return { box, clickSquare, playOneMove, deploy };
+}
