@@ -21,21 +21,22 @@ export class AccountView {
     this.build();
   }
 
+  /** A message kept as a function, so that it follows the language toggle. */
   say(text, kind = 'error') {
-    this.message = { text, kind };
+    this.message = { text: typeof text === 'function' ? text : () => text, kind };
     this.renderMessage();
   }
 
   renderMessage() {
     clear(this.messageEl);
-    if (this.message) this.messageEl.append(h('div', { class: `notice ${this.message.kind}`, id: 'account-message' }, this.message.text));
+    if (this.message) this.messageEl.append(h('div', { class: `notice ${this.message.kind}`, id: 'account-message' }, this.message.text()));
   }
 
   async submit(kind, form) {
     const name = form.querySelector('[name=name]').value.trim();
     const password = form.querySelector('[name=password]').value;
     if (kind === 'register' && password !== form.querySelector('[name=password2]').value) {
-      this.say(t('account.mismatch'));
+      this.say(() => t('account.mismatch'));
       return;
     }
     const btn = form.querySelector('button[type=submit]');
@@ -46,7 +47,7 @@ export class AccountView {
       this.onChange(player);
       location.hash = this.returnTo;
     } catch (e) {
-      this.say(t('error', { msg: serverMessage(e.message) }));
+      this.say(() => t('error', { msg: serverMessage(e.message) }));
       btn.disabled = false;
     }
   }
@@ -56,7 +57,7 @@ export class AccountView {
     this.player = player;
     this.onChange(player);
     this.build();
-    this.say(t('account.loggedOut', { name: player?.name || '' }), 'ok');
+    this.say(() => t('account.loggedOut', { name: player?.name || '' }), 'ok');
   }
 
   build() {

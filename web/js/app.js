@@ -35,7 +35,7 @@ function renderAccount() {
   const p = app.player;
   if (!p) return;
   accountEl.append(
-    h('span', { class: 'who' }, t('account.you'),
+    h('span', { class: 'who' }, h('span', { class: 'who-label' }, t('account.you')),
       h('a', { href: myPageHref(p), id: 'me-link', 'data-guest': p.guest ? 'true' : 'false' }, p.name),
       p.guest ? h('span', { class: 'guest-tag', id: 'me-guest' }, t('account.guest')) : null),
     p.guest
@@ -63,7 +63,7 @@ async function doLogout() {
   if (app.current instanceof AccountView) {
     app.current.player = p;
     app.current.build();
-    app.current.say(note, 'ok');
+    app.current.say(() => t('account.loggedOut', { name: p?.name || '' }), 'ok');
   } else if (app.current instanceof Lobby) {
     app.current.say(note, 'ok');
   }

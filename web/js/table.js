@@ -587,7 +587,8 @@ export class TableView {
 
   /** The resignation window: the table's own (if the server sends one), else the default. */
   resignAfterSeconds() {
-    return this.s.clockInfo?.resign_after_seconds ?? this.info.defaults?.resign_after_seconds ?? 90;
+    const s = this.s;
+    return s.clockInfo?.resign_after_seconds ?? s.table?.resign_after_seconds ?? this.info.defaults?.resign_after_seconds ?? 90;
   }
 
   renderDead() {

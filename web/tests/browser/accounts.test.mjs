@@ -88,6 +88,7 @@ test('a guest plays without signing up; register, log out, a wrong password, log
   await page.waitForFunction(() => /用户名或密码错误/.test(document.querySelector('#account-message')?.textContent));
   assert.equal(await page.locator('#account-message').textContent(), '错误：用户名或密码错误');
   await page.click('#lang-toggle');
+  assert.equal(await page.locator('#account-message').textContent(), 'Error: Wrong name or password', 'the message follows the toggle');
   await page.fill('#login-form [name=name]', NAME);
   await page.fill('#login-form [name=password]', 'still not it');
   await page.click('#login-submit');
