@@ -119,6 +119,9 @@ impl Db {
                         conn.execute("PRAGMA journal_mode = WAL").await?;
                         conn.execute("PRAGMA synchronous = NORMAL").await?;
                         conn.execute("PRAGMA busy_timeout = 10000").await?;
+                        // Checkpoints run beside the writer (see `checkpointer`), not inside a
+                        // commit, so a slow disk never stalls every table at once.
+                        conn.execute("PRAGMA wal_autocheckpoint = 0").await?;
                     }
                     Ok(())
                 })
@@ -129,6 +132,9 @@ impl Db {
         migrate(&pool, backend).await?;
         let (tx, rx) = mpsc::channel(4096);
         tokio::spawn(writer(pool.clone(), rx));
+        if backend == Backend::Sqlite {
+            tokio::spawn(checkpointer(pool.clone()));
+        }
         Ok(Db {
             pool,
             backend,
@@ -270,7 +276,13 @@ async fn writer(pool: AnyPool, mut rx: mpsc::Receiver<WriteJob>) {
                 Err(_) => break,
             }
         }
-        match run_batch(&pool, &batch).await {
+        let started = std::time::Instant::now();
+        let result = run_batch(&pool, &batch).await;
+        let took = started.elapsed();
+        if took > std::time::Duration::from_millis(100) {
+            tracing::warn!("slow database commit: {} writes in {took:?}", batch.len());
+        }
+        match result {
             Ok(()) => {
                 for j in batch {
                     let _ = j.done.send(Ok(()));
@@ -294,6 +306,20 @@ async fn writer(pool: AnyPool, mut rx: mpsc::Receiver<WriteJob>) {
                     let _ = j.done.send(r);
                 }
             }
+        }
+    }
+}
+
+/// Moves the SQLite write-ahead log into the database every second without blocking the writer
+/// (a passive checkpoint).
+async fn checkpointer(pool: AnyPool) {
+    loop {
+        tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+        if pool.is_closed() {
+            return;
+        }
+        if let Err(e) = pool.execute("PRAGMA wal_checkpoint(PASSIVE)").await {
+            tracing::debug!("checkpoint: {e}");
         }
     }
 }

@@ -39,6 +39,8 @@ pub struct Args {
 
 #[derive(Default)]
 struct Stats {
+    /// Samples are taken from this moment (after the ramp-up) to the end of the run.
+    measure_from: Option<Instant>,
     rtts_us: Mutex<Vec<u32>>,
     client_actions: AtomicU64,
     entries: AtomicU64,
@@ -46,6 +48,12 @@ struct Stats {
     errors: AtomicU64,
     in_flight: AtomicU64,
     max_in_flight: AtomicU64,
+}
+
+impl Stats {
+    fn measuring(&self) -> bool {
+        self.measure_from.is_some_and(|m| Instant::now() >= m)
+    }
 }
 
 /// Run the load test and print the numbers.
@@ -68,9 +76,13 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
         .map_err(anyhow::Error::msg)
         .with_context(|| format!("is a server running at {addr}?"))?;
     anyhow::ensure!(st == 200, "the server at {addr} answered {st}");
-    let stats = Arc::new(Stats::default());
-    let started = Arc::new(AtomicU64::new(0));
     let t0 = Instant::now();
+    let measure_from = t0 + Duration::from_secs(args.ramp.min(args.duration / 2));
+    let stats = Arc::new(Stats {
+        measure_from: Some(measure_from),
+        ..Stats::default()
+    });
+    let started = Arc::new(AtomicU64::new(0));
     let deadline = t0 + Duration::from_secs(args.duration);
     let mut tasks = Vec::new();
     for w in 0..args.concurrency {
@@ -127,7 +139,7 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
         let _ = t.await;
     }
     reporter.abort();
-    let secs = t0.elapsed().as_secs_f64();
+    let secs = measure_from.elapsed().as_secs_f64().max(0.001);
     let mut rtts = std::mem::take(&mut *stats.rtts_us.lock().unwrap_or_else(|e| e.into_inner()));
     rtts.sort_unstable();
     let pct = |p: f64| -> f64 {
@@ -140,8 +152,9 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
     let entries = stats.entries.load(Ordering::Relaxed);
     let client = stats.client_actions.load(Ordering::Relaxed);
     println!(
-        "loadtest against {addr}: {} s, concurrency {}, board {}, think {} ms",
-        secs.round(),
+        "loadtest against {addr}: {:.0} s (measured over the last {:.0} s, after the ramp-up), concurrency {}, board {}, think {} ms",
+        t0.elapsed().as_secs_f64(),
+        secs,
         args.concurrency,
         args.board,
         args.think_ms
@@ -223,7 +236,7 @@ async fn one_game(
                 if legal.is_empty() || pending.is_some() {
                     continue;
                 }
-                if Instant::now() > deadline + Duration::from_secs(30) {
+                if Instant::now() > deadline {
                     c.close().await;
                     return Ok(false);
                 }
@@ -239,12 +252,19 @@ async fn one_game(
                     .to_string();
                 pending = Some(Instant::now());
                 c.send(&json!({"type": "act", "action": a})).await?;
-                stats.client_actions.fetch_add(1, Ordering::Relaxed);
+                if stats.measuring() {
+                    stats.client_actions.fetch_add(1, Ordering::Relaxed);
+                }
             }
             "events" => {
-                stats.entries.fetch_add(1, Ordering::Relaxed);
+                if stats.measuring() {
+                    stats.entries.fetch_add(1, Ordering::Relaxed);
+                }
                 if f["entry"].as_str().is_some_and(|e| e.starts_with(&mine)) {
-                    if let Some(t) = pending.take() {
+                    if let Some(t) = pending
+                        .take()
+                        .filter(|&t| stats.measure_from.is_some_and(|m| t >= m))
+                    {
                         let us = t.elapsed().as_micros().min(u32::MAX as u128) as u32;
                         stats
                             .rtts_us

@@ -32,7 +32,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
         )
         .init();
+    // Bots think on the blocking pool: a few threads (not hundreds) leave a busy server's cores
+    // to the tables.
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let rt = tokio::runtime::Builder::new_multi_thread()
+        .max_blocking_threads(cores * 2)
         .enable_all()
         .build()?;
     rt.block_on(async move {
