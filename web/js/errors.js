@@ -88,6 +88,10 @@ export function serverMessage(reason) {
       args.role = id;
     }
     if (args.seat !== undefined) args.seat = Number(args.seat);
+    // Names the interface has words for.
+    for (const [k, prefix] of [['board', 'board.'], ['mode', 'mode.'], ['field', 'field.']]) {
+      if (args[k] !== undefined && t(prefix + args[k]) !== prefix + args[k]) args[k] = t(prefix + args[k]);
+    }
     return t(key, args);
   }
   return t('srv.other', { msg: text });

@@ -40,6 +40,8 @@ test("the server's error reasons in words", () => {
   assert.equal(serverMessage('the major general on c4 cannot move to c6'), 'c4 上的师长不能走到 c6');
   assert.equal(serverMessage('a deployment needs 3 landmine (地雷), this one has 2'), '需要 3 个地雷，现在有 2 个');
   assert.equal(serverMessage('something new'), '服务器：something new');
+  assert.equal(serverMessage('mode flip does not exist on the four_player board'), '四国军棋没有翻棋模式');
+  assert.equal(serverMessage('move_seconds must be a number of seconds from 0 to 3600'), '每步时限必须是 0 到 3600 之间的秒数');
   setLang('en');
   assert.equal(serverMessage('wrong name or password'), 'Wrong name or password');
   assert.equal(serverMessage('the major general on c4 cannot move to c6'), 'The Major general on c4 cannot move to c6');
