@@ -19,10 +19,10 @@ export function resultFor(outcome, seat) {
   return (outcome.winners || []).includes(seat) ? 'win' : 'loss';
 }
 
-/** A link to a player's page (bots included); null names give a dash. */
-export function playerLink(name, attrs = {}) {
+/** A link to a player's page (bots included) by name, or by `key` (a guest's id); null names give a dash. */
+export function playerLink(name, attrs = {}, key = name) {
   if (!name) return '—';
-  return h('a', { href: `#/player/${encodeURIComponent(name)}`, class: 'player-link', ...attrs }, displayName(name));
+  return h('a', { href: `#/player/${encodeURIComponent(key)}`, class: 'player-link', ...attrs }, displayName(name));
 }
 
 /** Names as shown: `bot:random` → "电脑 · random". */

@@ -87,6 +87,7 @@ export class TableView {
       case 'welcome':
         s.seat = f.seat ?? null;
         s.host = !!f.host;
+        if (f.player) s.player = f.player;
         if (f.token) saveSeatToken(this.id, f.token);
         this.ensureBoard();
         break;
@@ -500,7 +501,8 @@ export class TableView {
         h('span', { class: 'dot', style: { background: SEAT_COLOURS[this.board][seat] } }),
         h('strong', {}, seatName(this.board, seat)),
         h('span', { class: 'name' },
-          info.kind === 'empty' ? t('seat.empty') : info.name ? playerLink(info.name, { 'data-player': info.name, target: s.status === 'playing' ? '_blank' : null }) : '',
+          info.kind === 'empty' ? t('seat.empty') : info.name ? playerLink(info.name, { 'data-player': info.name, target: s.status === 'playing' ? '_blank' : null },
+            seat === s.seat && s.player?.guest && s.player.name === info.name ? s.player.id : info.name) : '',
           seat === s.seat ? t('seat.you') : '',
           info.kind === 'human' && info.connected === false ? ` · ${t('seat.offline')}` : ''),
       );

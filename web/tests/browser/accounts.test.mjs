@@ -158,6 +158,8 @@ test('two people at one table: a draw offered and declined, then offered and acc
   await guest.waitForSelector('#me-link[data-guest="true"]');
   const guestName = await guest.locator('#me-link').textContent();
   await guest.click('.seat-row[data-seat="1"] button');
+  // A guest's own seat links to its page by id (guest names are not unique).
+  await guest.waitForSelector('.seat-row[data-seat="1"] a.player-link[href^="#/player/p_"]');
   await host.waitForSelector('#btn-start:not([disabled])');
   await host.waitForSelector(`.seat-row[data-seat="1"] a.player-link[data-player="${guestName}"]`);
   await host.click('#btn-start');
