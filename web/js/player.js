@@ -104,7 +104,9 @@ export class PlayerView {
       h('div', { class: 'card' }, h('h3', {}, t('player.ratings')), ratingsEl,
         h('p', { class: 'muted small' }, t('player.ratingsHint'))),
       h('div', { class: 'card' }, h('h3', {}, t('player.recent')), gamesEl),
-      h('a', { href: '#/' }, h('button', {}, t('btn.lobby')))));
+      h('div', { class: 'buttons' },
+        h('button', { id: 'player-refresh', onclick: () => this.load() }, t('lobby.refresh')),
+        h('a', { href: '#/' }, h('button', {}, t('btn.lobby'))))));
   }
 
   gameRow(g) {

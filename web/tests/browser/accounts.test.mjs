@@ -247,6 +247,11 @@ test('resign, then the game is on the player page with a rating and a replay lin
   await page.waitForSelector('#replay-steps li');
   assert.match(await page.locator('#outcome').textContent(), /投降/);
   await page.waitForSelector(`.seat-row a.player-link[href="#/player/${NAME}"]`);
+  // The computer's page (bots are rated too).
+  await page.click('.seat-row a.player-link[href^="#/player/bot"]');
+  await page.waitForSelector('#player-kind');
+  assert.equal(await page.locator('#player-kind').textContent(), '电脑玩家');
+  await page.waitForSelector(`#games tr[data-game="${gameId}"][data-result="win"]`);
   // An unknown player.
   await page.goto(`${server.url}/#/player/nobody_here`);
   await page.waitForSelector('#player-error');
