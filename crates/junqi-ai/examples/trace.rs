@@ -85,5 +85,9 @@ fn main() {
         }
     }
     println!("{}", board(&pos));
-    println!("{:?} (first bot south: {first_south})", pos.outcome());
+    println!(
+        "{:?} after {} plies (first bot south: {first_south})",
+        pos.outcome(),
+        pos.plies()
+    );
 }

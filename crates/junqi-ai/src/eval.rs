@@ -60,7 +60,7 @@ pub fn advance(topo: &Topology, owner: u8, sq: junqi_core::Square) -> f64 {
 
 /// Evaluate a full position for the side of `seat` (its team in four-player play): the game's
 /// result if it is over, else material, plus small terms for advancing and for enemy pieces
-/// near one's flag.
+/// near one's flag, shrunk towards a draw as the quiet-plies limit nears.
 pub fn evaluate(pos: &Position, seat: Seat) -> f64 {
     let board = pos.rules().board;
     let my_team = team_of(board, seat);
@@ -120,5 +120,9 @@ pub fn evaluate(pos: &Position, seat: Seat) -> f64 {
         }
         score += sign * v;
     }
-    score
+    // A quiet-plies draw scores 0: as it nears, the position's worth shrinks towards that, so
+    // the side ahead prefers an attack (which resets the count) to another quiet move.
+    let limit = pos.rules().options.quiet_plies.max(1) as f64;
+    let pressure = (pos.quiet_plies() as f64 / limit).min(1.0);
+    score * (1.0 - 0.6 * pressure * pressure)
 }

@@ -14,8 +14,9 @@ use crate::bot::{Bot, BotError, Budget};
 use crate::deploygen::layout_for_bot;
 use crate::eval::{evaluate, value, WIN};
 use crate::heuristic::score_actions;
+use junqi_core::combat::resolve;
 use junqi_core::types::team_of;
-use junqi_core::{Action, Deployment, Event, Observation, Position, Rules, Seat};
+use junqi_core::{Action, AttackResult, Deployment, Event, Observation, Position, Rules, Seat};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
@@ -32,6 +33,8 @@ pub struct SearchConfig {
     pub default_budget: Budget,
     /// Weight of the one-ply heuristic score added to the sampled search value.
     pub heuristic_weight: f64,
+    /// Plies of capture-only search (quiescence) beyond `depth`.
+    pub quiescence: u32,
 }
 
 impl SearchConfig {
@@ -39,15 +42,17 @@ impl SearchConfig {
     pub const STANDARD: SearchConfig = SearchConfig {
         name: "search",
         depth: 2,
-        default_budget: Budget::Nodes(60_000),
+        default_budget: Budget::Nodes(150_000),
         heuristic_weight: 0.5,
+        quiescence: 4,
     };
     /// The strongest level for interactive play (about 1 s per move).
     pub const STRONG: SearchConfig = SearchConfig {
         name: "search-strong",
         depth: 2,
-        default_budget: Budget::Nodes(600_000),
+        default_budget: Budget::Nodes(1_500_000),
         heuristic_weight: 0.5,
+        quiescence: 4,
     };
 }
 
@@ -59,6 +64,9 @@ pub struct SearchBot {
     belief: Option<Belief>,
     buf: Vec<Vec<Action>>,
     nodes: u64,
+    /// Past this many nodes the quiescence stands pat (a node budget must not be overrun
+    /// far by one large world).
+    node_cap: u64,
     /// Nodes searched in the last decision.
     pub last_nodes: u64,
     /// Worlds sampled in the last decision.
@@ -75,6 +83,7 @@ impl SearchBot {
             belief: None,
             buf: Vec::new(),
             nodes: 0,
+            node_cap: u64::MAX,
             last_nodes: 0,
             last_worlds: 0,
         }
@@ -89,8 +98,11 @@ impl SearchBot {
         ply: usize,
     ) -> f64 {
         self.nodes += 1;
-        if depth == 0 || pos.is_over() {
+        if pos.is_over() {
             return evaluate(pos, self.seat);
+        }
+        if depth == 0 {
+            return self.quiesce(pos, self.cfg.quiescence, alpha, beta, ply);
         }
         let board = pos.rules().board;
         let maximize = team_of(board, pos.to_move()) == team_of(board, self.seat);
@@ -100,14 +112,7 @@ impl SearchBot {
         let mut actions = std::mem::take(&mut self.buf[ply]);
         actions.clear();
         pos.legal_actions_into(&mut actions);
-        // Attacks first, by the value of what stands on the target.
-        actions.sort_by_cached_key(|a| match *a {
-            Action::Move { to, .. } => match pos.piece_at(to) {
-                Some(p) => -(value(p.role) * 10.0) as i32,
-                None => 0,
-            },
-            Action::Flip(_) => 1,
-        });
+        order(pos, &mut actions);
         let mut best = if maximize {
             f64::NEG_INFINITY
         } else {
@@ -135,6 +140,91 @@ impl SearchBot {
             best
         }
     }
+}
+
+impl SearchBot {
+    /// Capture-only search at the horizon: the side to move may stand pat (the static
+    /// evaluation) or make an attack, up to `qdepth` more plies, so that an exchange under way
+    /// is not cut off in the middle.
+    fn quiesce(
+        &mut self,
+        pos: &Position,
+        qdepth: u32,
+        mut alpha: f64,
+        mut beta: f64,
+        ply: usize,
+    ) -> f64 {
+        let stand = evaluate(pos, self.seat);
+        if qdepth == 0 || pos.is_over() || self.nodes >= self.node_cap {
+            return stand;
+        }
+        let board = pos.rules().board;
+        let maximize = team_of(board, pos.to_move()) == team_of(board, self.seat);
+        if maximize {
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+        } else {
+            if stand <= alpha {
+                return stand;
+            }
+            beta = beta.min(stand);
+        }
+        if self.buf.len() <= ply {
+            self.buf.resize_with(ply + 1, Vec::new);
+        }
+        let mut actions = std::mem::take(&mut self.buf[ply]);
+        actions.clear();
+        pos.legal_actions_into(&mut actions);
+        actions.retain(|a| matches!(*a, Action::Move { to, .. } if pos.piece_at(to).is_some()));
+        order(pos, &mut actions);
+        let mut best = stand;
+        for &a in &actions {
+            self.nodes += 1;
+            let mut next = pos.clone();
+            next.play_unchecked(a, &mut ());
+            let v = self.quiesce(&next, qdepth - 1, alpha, beta, ply + 1);
+            if maximize {
+                best = best.max(v);
+                alpha = alpha.max(v);
+            } else {
+                best = best.min(v);
+                beta = beta.min(v);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.buf[ply] = actions;
+        best
+    }
+}
+
+/// Move ordering: attacks first, winning ones (in this determinized world the outcome is
+/// known) by the value taken minus the value lost, then quiet moves, then flips.
+fn order(pos: &Position, actions: &mut [Action]) {
+    let rules = *pos.rules();
+    actions.sort_by_cached_key(|a| match *a {
+        Action::Move { from, to } => match (pos.piece_at(from), pos.piece_at(to)) {
+            (Some(att), Some(def)) => {
+                let r = resolve(&rules, att.role, def.role);
+                let mut gain = 0.0;
+                if !r.defender_survives {
+                    gain += value(def.role);
+                }
+                if !r.attacker_survives {
+                    gain -= value(att.role);
+                }
+                if r.result == AttackResult::FlagCaptured {
+                    gain += 1000.0;
+                }
+                -(gain * 10.0) as i32
+            }
+            _ => 100,
+        },
+        Action::Flip(_) => 101,
+    });
 }
 
 impl Bot for SearchBot {
@@ -187,6 +277,7 @@ impl Bot for SearchBot {
         let mut sum = vec![0.0f64; actions.len()];
         let mut cnt = vec![0u32; actions.len()];
         self.nodes = 0;
+        self.node_cap = max_nodes.saturating_mul(2);
         let mut worlds = 0u64;
         let depth = self.cfg.depth.max(1);
         while worlds < max_worlds
