@@ -3,7 +3,7 @@
 
 use anyhow::{bail, Result};
 use junqi_core::playout::random_playout;
-use junqi_core::{BoardKind, DrawReason, EliminationReason, Mode, Outcome, Position, Rules};
+use junqi_core::{BoardKind, Mode, Outcome, Position, Rules};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
@@ -61,19 +61,8 @@ impl Tally {
 
 fn reason_label(o: &Outcome) -> &'static str {
     match o {
-        Outcome::Win { reason, .. } => match reason {
-            EliminationReason::FlagCaptured => "flag_captured",
-            EliminationReason::NoMovablePieces => "no_movable_pieces",
-            EliminationReason::Blocked => "blocked",
-            EliminationReason::Skips => "skips",
-            EliminationReason::Resigned => "resigned",
-            EliminationReason::Left => "left",
-        },
-        Outcome::Draw { reason } => match reason {
-            DrawReason::QuietPlies => "quiet_plies",
-            DrawReason::MaxPlies => "max_plies",
-            DrawReason::Agreement => "agreement",
-        },
+        Outcome::Win { reason, .. } => reason.name(),
+        Outcome::Draw { reason } => reason.name(),
         Outcome::Aborted => "aborted",
     }
 }
