@@ -16,6 +16,17 @@
 //! by iterative proportional fitting (Sinkhorn): every row sums to one, every role column to its
 //! count. Sampling a full assignment (for [`Observation::determinize`]) respects masks and
 //! counts exactly.
+//!
+//! Flip play (翻棋) is different: the colour of a face-down piece is as hidden as its role (the
+//! backs of the pieces are all alike), face-down pieces never move, are never attacked and
+//! never leave the board, and a face-up piece is known to everybody. So nothing sets one
+//! face-down piece apart from another: each is a (colour, role) pair drawn from the *pool* of
+//! identities never seen face up (25 of each colour at the start, minus every piece turned up
+//! so far — those on the board and those that died, all of which died face up). The belief
+//! keeps that pool (from the flips announced and, for flips it was not told of, from the
+//! squares that turned face up between two observations) and samples worlds by dealing the
+//! pool to the face-down squares without replacement. It tracks no per-piece masks in flip
+//! play ([`Belief::pieces`] stays empty).
 
 #![allow(clippy::needless_range_loop)]
 
@@ -68,6 +79,10 @@ pub struct Tracked {
     pub prior: [f64; 12],
 }
 
+/// What an observation shows of a piece: its seat (if shown), its role (if known), and whether
+/// it is face down.
+type Shown = (Option<Seat>, Option<Role>, bool);
+
 /// What the seat believes about every piece it cannot see.
 #[derive(Clone, Debug)]
 pub struct Belief {
@@ -75,12 +90,15 @@ pub struct Belief {
     me: Seat,
     topo: &'static Topology,
     lines: Vec<Vec<Square>>,
-    /// Tracked pieces: every piece not of the bot's seat (flip play: every piece).
+    /// Tracked pieces: every piece not of the bot's seat (flip play: none, see the module
+    /// documentation).
     pub pieces: Vec<Tracked>,
     /// Square → index into `pieces`, for tracked pieces on the board.
     at: Vec<Option<usize>>,
-    /// Square → (seat, known role) from the last observation.
-    last: Vec<Option<(Seat, Option<Role>)>>,
+    /// Square → what the last observation showed there.
+    last: Vec<Option<Shown>>,
+    /// Flip play: how many pieces of each (colour, role) have been seen face up so far.
+    up_seen: [[u8; 12]; 2],
     probs: Vec<[f64; 12]>,
     dirty: bool,
     started: bool,
@@ -101,6 +119,7 @@ impl Belief {
             pieces: Vec::new(),
             at: vec![None; topo.len()],
             last: vec![None; topo.len()],
+            up_seen: [[0; 12]; 2],
             probs: Vec::new(),
             dirty: true,
             started: false,
@@ -113,8 +132,10 @@ impl Belief {
         self.me
     }
 
-    fn tracks(&self, seat: Seat) -> bool {
-        self.rules.is_flip() || seat != self.me
+    /// Whether pieces of `seat` are tracked piece by piece (not the seat's own; nothing in flip
+    /// play).
+    fn tracks(&self, seat: Option<Seat>) -> bool {
+        !self.rules.is_flip() && seat.is_some_and(|s| s != self.me)
     }
 
     fn start(&mut self, obs: &Observation) {
@@ -125,6 +146,7 @@ impl Belief {
             if !self.tracks(p.seat) {
                 continue;
             }
+            let Some(seat) = p.seat else { continue };
             let mut mask = ALL_ROLES;
             let mut pr = [1.0; 12];
             if fresh {
@@ -146,7 +168,7 @@ impl Belief {
             }
             self.at[p.at.index()] = Some(self.pieces.len());
             self.pieces.push(Tracked {
-                seat: p.seat,
+                seat,
                 mask,
                 alive: true,
                 at: p.at,
@@ -235,13 +257,17 @@ impl Belief {
             return self.pieces[i].mask;
         }
         match self.last[sq.index()] {
-            Some((_, Some(r))) => bit(r),
+            Some((_, Some(r), _)) => bit(r),
             _ => ALL_ROLES,
         }
     }
 
     /// Take in one referee step: its public `events` and the seat's observation after them.
     pub fn update(&mut self, events: &[Event], obs: &Observation) {
+        if self.rules.is_flip() {
+            self.update_flip(events, obs);
+            return;
+        }
         if !self.started {
             self.start(obs);
             self.sync(obs);
@@ -265,9 +291,11 @@ impl Belief {
                     }
                     let am = self.mask_at(from) & MOVABLE;
                     let dm = self.mask_at(to);
-                    let a_seat = self.last[from.index()].map(|x| x.0);
+                    let a_seat = self.last[from.index()].and_then(|x| x.0);
                     let survived = result != AttackResult::FlagCaptured
-                        || obs.piece_at(to).is_some_and(|p| Some(p.seat) == a_seat);
+                        || obs
+                            .piece_at(to)
+                            .is_some_and(|p| p.seat.is_some() && p.seat == a_seat);
                     let (mut ka, mut kd) = (0, 0);
                     for a in roles_in(am) {
                         for d in roles_in(dm) {
@@ -287,7 +315,7 @@ impl Belief {
                     if let Some(i) = self.at[to.index()] {
                         self.restrict(i, kd);
                     }
-                    let d_seat = self.last[to.index()].map(|x| x.0);
+                    let d_seat = self.last[to.index()].and_then(|x| x.0);
                     let (a_dies, d_dies) = match result {
                         AttackResult::AttackerWins => (false, true),
                         AttackResult::DefenderWins => (true, false),
@@ -364,8 +392,9 @@ impl Belief {
             if !self.tracks(p.seat) {
                 continue;
             }
+            let Some(seat) = p.seat else { continue };
             let idx = match self.at[p.at.index()] {
-                Some(i) if self.pieces[i].seat == p.seat => i,
+                Some(i) if self.pieces[i].seat == seat => i,
                 other => {
                     if let Some(i) = other {
                         self.pieces[i].alive = false;
@@ -375,17 +404,17 @@ impl Belief {
                     let found = self
                         .pieces
                         .iter()
-                        .position(|t| !t.alive && t.seat == p.seat && t.mask == want)
+                        .position(|t| !t.alive && t.seat == seat && t.mask == want)
                         .or_else(|| {
                             self.pieces
                                 .iter()
-                                .position(|t| !t.alive && t.seat == p.seat && t.mask & want != 0)
+                                .position(|t| !t.alive && t.seat == seat && t.mask & want != 0)
                         });
                     let i = match found {
                         Some(i) => i,
                         None => {
                             self.pieces.push(Tracked {
-                                seat: p.seat,
+                                seat,
                                 mask: want,
                                 alive: true,
                                 at: p.at,
@@ -416,12 +445,102 @@ impl Belief {
                 }
             }
         }
+        self.remember(obs);
+    }
+
+    /// Keep what `obs` shows of every square, for the next step.
+    fn remember(&mut self, obs: &Observation) {
         for s in self.last.iter_mut() {
             *s = None;
         }
         for p in &obs.pieces {
-            self.last[p.at.index()] = Some((p.seat, p.role));
+            self.last[p.at.index()] = Some((p.seat, p.role, p.face_down));
         }
+    }
+
+    /// Flip play: take in one step. A flip announces a (colour, role) leaving the pool; a
+    /// square that was face down and shows a face-up piece now was turned up too (this catches
+    /// flips whose events the bot was not given). Face-up pieces need no tracking: everybody
+    /// sees them.
+    fn update_flip(&mut self, events: &[Event], obs: &Observation) {
+        if !self.started {
+            // Everything face up now has left the pool. (Joining a game late, the pieces that
+            // died before are unknown and stay in the pool: the pool is then a superset of the
+            // face-down identities, which sampling tolerates.)
+            self.started = true;
+            for p in &obs.pieces {
+                if let (false, Some(c), Some(r)) = (p.face_down, p.seat, p.role) {
+                    self.see_up(c, r);
+                }
+            }
+            self.remember(obs);
+            return;
+        }
+        let mut flipped = vec![false; self.at.len()];
+        for e in events {
+            if let Event::Flip {
+                at, role, colour, ..
+            } = *e
+            {
+                if !flipped[at.index()] {
+                    flipped[at.index()] = true;
+                    self.see_up(colour, role);
+                }
+            }
+        }
+        for p in &obs.pieces {
+            let was_down = matches!(self.last[p.at.index()], Some((_, _, true)));
+            if was_down && !p.face_down && !flipped[p.at.index()] {
+                if let (Some(c), Some(r)) = (p.seat, p.role) {
+                    self.see_up(c, r);
+                }
+            }
+        }
+        self.remember(obs);
+    }
+
+    fn see_up(&mut self, colour: u8, role: Role) {
+        let n = &mut self.up_seen[colour as usize & 1][role as usize];
+        if *n < Role::COUNTS[role as usize] {
+            *n += 1;
+        } else {
+            self.contradictions += 1;
+        }
+    }
+
+    /// Flip play: the pool of identities a face-down piece may have, as counts by colour and
+    /// role: those never seen face up. (All zero outside flip play.)
+    pub fn flip_pool(&self) -> [[u8; 12]; 2] {
+        let mut pool = [[0; 12]; 2];
+        if self.rules.is_flip() {
+            for c in 0..2 {
+                for r in 0..12 {
+                    pool[c][r] = Role::COUNTS[r].saturating_sub(self.up_seen[c][r]);
+                }
+            }
+        }
+        pool
+    }
+
+    /// Flip play: the probability that the face-down piece on `sq` has each (colour, role), or
+    /// `None` if no face-down piece stands there (as of the last observation).
+    pub fn flip_dist_at(&self, sq: Square) -> Option<[[f64; 12]; 2]> {
+        if !self.rules.is_flip() || !matches!(self.last[sq.index()], Some((_, _, true))) {
+            return None;
+        }
+        let pool = self.flip_pool();
+        let total: u32 = pool.iter().flatten().map(|&n| n as u32).sum();
+        let mut d = [[0.0; 12]; 2];
+        for c in 0..2 {
+            for r in 0..12 {
+                d[c][r] = if total > 0 {
+                    pool[c][r] as f64 / total as f64
+                } else {
+                    1.0 / 24.0
+                };
+            }
+        }
+        Some(d)
     }
 
     /// The tracked piece on a square, if any.
@@ -431,7 +550,12 @@ impl Belief {
 
     /// The probability distribution over roles of the tracked piece on `sq` (indexed by
     /// `role as usize`), or `None` if no tracked piece stands there.
+    ///
+    /// Flip play: for a face-down piece, the distribution of its role over both colours.
     pub fn dist_at(&mut self, sq: Square) -> Option<[f64; 12]> {
+        if let Some(d) = self.flip_dist_at(sq) {
+            return Some(std::array::from_fn(|r| d[0][r] + d[1][r]));
+        }
         let i = self.at[sq.index()]?;
         self.refresh();
         Some(self.probs[i])
@@ -620,32 +744,121 @@ impl Belief {
     }
 
     /// A full position consistent with the observation, with hidden identities sampled from
-    /// the belief.
+    /// the belief (flip play: the pool dealt to the face-down pieces without replacement).
     pub fn sample_world(&mut self, obs: &Observation, rng: &mut impl Rng) -> Option<Position> {
+        if self.rules.is_flip() {
+            let mut deal = self.deal_flip(obs, rng)?.into_iter();
+            return obs
+                .determinize(|_| deal.next().unwrap_or((0, Role::Flag)))
+                .ok();
+        }
         let roles = self.sample_roles(rng)?;
         let at = &self.at;
         let mut fallback = [[0u8; 12]; 4];
-        obs.determinize(|p| match at[p.at.index()] {
-            Some(i) => roles[i],
-            None => {
-                // Untracked hidden piece (should not happen): a role the counts still allow.
-                let s = p.seat as usize;
-                let r = (0..12)
-                    .find(|&r| fallback[s][r] < Role::COUNTS[r])
-                    .unwrap_or(8);
-                fallback[s][r] += 1;
-                Role::ALL[r]
+        obs.determinize(|p| {
+            let s = p.seat.unwrap_or(0);
+            match at[p.at.index()] {
+                Some(i) => (s, roles[i]),
+                None => {
+                    // Untracked hidden piece (should not happen): a role the counts still allow.
+                    let r = (0..12)
+                        .find(|&r| fallback[s as usize][r] < Role::COUNTS[r])
+                        .unwrap_or(8);
+                    fallback[s as usize][r] += 1;
+                    (s, Role::ALL[r])
+                }
             }
         })
         .ok()
     }
 
+    /// Flip play: a (colour, role) for every piece of `obs` whose role is hidden, in square
+    /// order, drawn from the pool without replacement. If the pool is short (a bug), it is
+    /// topped up with identities the counts still allow beside the face-up pieces.
+    fn deal_flip(&mut self, obs: &Observation, rng: &mut impl Rng) -> Option<Vec<(Seat, Role)>> {
+        let hidden = obs.pieces.iter().filter(|p| p.role.is_none()).count();
+        let pool = self.flip_pool();
+        let mut bag: Vec<(Seat, Role)> = Vec::with_capacity(50);
+        for c in 0..2 {
+            for r in 0..12 {
+                for _ in 0..pool[c][r] {
+                    bag.push((c as Seat, Role::ALL[r]));
+                }
+            }
+        }
+        if bag.len() < hidden {
+            self.contradictions += 1;
+            let mut avail = [Role::COUNTS; 2];
+            for p in &obs.pieces {
+                if let (Some(c), Some(r)) = (p.seat, p.role) {
+                    let n = &mut avail[c as usize & 1][r as usize];
+                    *n = n.saturating_sub(1);
+                }
+            }
+            for &(c, r) in &bag {
+                let n = &mut avail[c as usize][r as usize];
+                *n = n.saturating_sub(1);
+            }
+            for c in 0..2 {
+                for r in 0..12 {
+                    for _ in 0..avail[c][r] {
+                        bag.push((c as Seat, Role::ALL[r]));
+                    }
+                }
+            }
+            if bag.len() < hidden {
+                return None;
+            }
+        }
+        let mut out = Vec::with_capacity(hidden);
+        for _ in 0..hidden {
+            let j = rng.gen_range(0..bag.len());
+            out.push(bag.swap_remove(j));
+        }
+        Some(out)
+    }
+
     /// Check the belief against the referee's position (for tests): every tracked piece on the
     /// board has its true role in its mask and a positive probability for it. Returns the first
     /// failure.
+    ///
+    /// Flip play: every face-down piece's true (colour, role) is in the pool (as many of each
+    /// as stand face down) and has a positive probability.
     pub fn check_against(&mut self, pos: &Position) -> Result<(), String> {
         self.refresh();
         let t = pos.topology();
+        if self.rules.is_flip() {
+            let pool = self.flip_pool();
+            let mut down = [[0u8; 12]; 2];
+            for (sq, p) in pos.pieces() {
+                if !p.face_down {
+                    continue;
+                }
+                down[p.seat as usize][p.role as usize] += 1;
+                let d = self
+                    .flip_dist_at(sq)
+                    .ok_or_else(|| format!("face-down {} not known as such", t.name(sq)))?;
+                if d[p.seat as usize][p.role as usize] <= 0.0 {
+                    return Err(format!(
+                        "colour {} {} face down on {} has probability zero",
+                        p.seat,
+                        p.role,
+                        t.name(sq)
+                    ));
+                }
+            }
+            for c in 0..2 {
+                for r in Role::ALL {
+                    let (n, m) = (down[c][r as usize], pool[c][r as usize]);
+                    if n > m {
+                        return Err(format!(
+                            "{n} of colour {c} {r} face down, the pool holds {m}"
+                        ));
+                    }
+                }
+            }
+            return Ok(());
+        }
         for (i, p) in self.pieces.iter().enumerate() {
             if !p.alive {
                 continue;
@@ -691,7 +904,26 @@ impl Belief {
     }
 
     /// Expected number of pieces of `role` still alive among the tracked pieces of `seat`.
+    /// Flip play: among all the pieces of colour `seat` on the board as of the last
+    /// observation, face up (known) and face down (from the pool).
     pub fn expected_alive(&mut self, seat: Seat, role: Role) -> f64 {
+        if self.rules.is_flip() {
+            let up = self
+                .last
+                .iter()
+                .flatten()
+                .filter(|&&(c, r, down)| !down && c == Some(seat) && r == Some(role))
+                .count() as f64;
+            let down = self.last.iter().flatten().filter(|x| x.2).count() as f64;
+            let pool = self.flip_pool();
+            let total: u32 = pool.iter().flatten().map(|&n| n as u32).sum();
+            let share = if total > 0 {
+                pool[seat as usize & 1][role as usize] as f64 / total as f64
+            } else {
+                0.0
+            };
+            return up + down * share;
+        }
         self.refresh();
         (0..self.pieces.len())
             .filter(|&i| self.pieces[i].alive && self.pieces[i].seat == seat)
@@ -762,7 +994,7 @@ pub fn matching(masks: &[RoleMask], caps: &[u8; 12]) -> Option<Vec<usize>> {
 mod tests {
     use super::*;
     use crate::bot::{Bot, RandomBot};
-    use junqi_core::{Mode, Observer, Position};
+    use junqi_core::{Action, Mode, Observer, Position};
     use rand::SeedableRng;
 
     #[test]
@@ -840,14 +1072,24 @@ mod tests {
                                 );
                             }
                         }
+                        if rules.is_flip() {
+                            // Every flip was seen: the pool is exactly the face-down pieces.
+                            let mut down = [[0u8; 12]; 2];
+                            for (_, p) in pos.pieces().filter(|(_, p)| p.face_down) {
+                                down[p.seat as usize][p.role as usize] += 1;
+                            }
+                            assert_eq!(b.flip_pool(), down, "game {g} ply {ply} seat {s}: pool");
+                        }
                         if ply.is_multiple_of(prob_every * 4) && !pos.is_over() {
                             let o = pos.observe(Observer::Seat(s as Seat));
-                            let roles = b.sample_roles(&mut rng).expect("sampled roles");
-                            let w = o.determinize(|p| roles[b.at[p.at.index()].expect("tracked")]);
-                            assert!(
-                                w.is_ok(),
-                                "game {g} ply {ply}: sampling failed: {:?}",
-                                w.err()
+                            let w = b.sample_world(&o, &mut rng).unwrap_or_else(|| {
+                                panic!("game {g} ply {ply} seat {s}: sampling failed")
+                            });
+                            // The sampled world looks, to the seat, like the real one.
+                            assert_eq!(
+                                w.observe(Observer::Seat(s as Seat)).pieces,
+                                o.pieces,
+                                "game {g} ply {ply} seat {s}: sampled world differs"
                             );
                         }
                     }
@@ -896,6 +1138,51 @@ mod tests {
         opt.options.engineer_scout = true;
         opt.options.win_by_flag = junqi_core::options::WinByFlag::CarryHome;
         run_games(opt, 500, 40_000, 5);
+    }
+
+    #[test]
+    fn flip_pool_is_what_was_never_seen_face_up() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let rules = Rules::defaults(BoardKind::TwoPlayer, Mode::Flip).unwrap();
+        let mut pos = Position::deal(rules, 0, &mut rng).unwrap();
+        let o0 = pos.observe(Observer::Seat(0));
+        let mut b = Belief::new(rules, 0);
+        b.update(&[], &o0);
+        assert_eq!(b.flip_pool(), [Role::COUNTS; 2]);
+        assert!(b.pieces.is_empty());
+        let Some(Action::Flip(at)) = pos.legal_actions().into_iter().next() else {
+            panic!("flip play starts with flips");
+        };
+        let mut ev = Vec::new();
+        pos.play(Action::Flip(at), &mut ev).unwrap();
+        let o1 = pos.observe(Observer::Seat(0));
+        b.update(&ev, &o1);
+        let up = pos.piece_at(at).unwrap();
+        let mut want = [Role::COUNTS; 2];
+        want[up.seat as usize][up.role as usize] -= 1;
+        assert_eq!(b.flip_pool(), want);
+        // Without the events, the observations alone tell the same.
+        let mut quiet = Belief::new(rules, 0);
+        quiet.update(&[], &o0);
+        quiet.update(&[], &o1);
+        assert_eq!(quiet.flip_pool(), want);
+        b.check_against(&pos).unwrap();
+        // A face-down piece is of either colour in the sampled worlds (its colour is hidden),
+        // and every world deals exactly the pool.
+        let down = o1.pieces.iter().find(|p| p.face_down).unwrap().at;
+        let mut colours = [0; 2];
+        for _ in 0..100 {
+            let w = b.sample_world(&o1, &mut rng).expect("a world");
+            colours[w.piece_at(down).unwrap().seat as usize] += 1;
+            let mut dealt = [[0u8; 12]; 2];
+            for (_, p) in w.pieces().filter(|(_, p)| p.face_down) {
+                dealt[p.seat as usize][p.role as usize] += 1;
+            }
+            assert_eq!(dealt, want);
+        }
+        assert!(colours[0] > 0 && colours[1] > 0, "{colours:?}");
+        let d = b.dist_at(down).unwrap();
+        assert!((d.iter().sum::<f64>() - 1.0).abs() < 1e-9);
     }
 
     #[test]

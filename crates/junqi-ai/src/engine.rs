@@ -416,7 +416,18 @@ pub fn observation_from_json(v: &Value) -> Result<Observation, String> {
         if pieces.iter().any(|q: &ObservedPiece| q.at == at) {
             return Err(format!("{what}: a second piece on {}", topo.name(at)));
         }
-        let seat = as_seat(get("seat")?, &format!("{what}.seat"), board)?;
+        let face_down = match p.get("face_down").filter(|x| !x.is_null()) {
+            None => false,
+            Some(f) => f
+                .as_bool()
+                .ok_or_else(|| format!("{what}.face_down must be true or false"))?,
+        };
+        // A face-down piece in flip play shows no colour: `"seat": null`.
+        let seat = match get("seat")? {
+            Value::Null if face_down => None,
+            Value::Null => return Err(format!("{what}.seat: null only for a face-down piece")),
+            s => Some(as_seat(s, &format!("{what}.seat"), board)?),
+        };
         let role = match p.get("role").filter(|x| !x.is_null()) {
             None => None,
             Some(r) => Some(
@@ -424,12 +435,6 @@ pub fn observation_from_json(v: &Value) -> Result<Observation, String> {
                     .parse::<Role>()
                     .map_err(|e| format!("{what}.role: {e}"))?,
             ),
-        };
-        let face_down = match p.get("face_down").filter(|x| !x.is_null()) {
-            None => false,
-            Some(f) => f
-                .as_bool()
-                .ok_or_else(|| format!("{what}.face_down must be true or false"))?,
         };
         let carrying_flag_of = match p.get("carrying_flag_of").filter(|x| !x.is_null()) {
             None => None,
@@ -981,7 +986,19 @@ mod tests {
             for _ in 0..30 {
                 for s in 0..rules.seats() as Seat {
                     let o = pos.observe(Observer::Seat(s));
-                    assert_eq!(observation_from_json(&observation_to_json(&o)).unwrap(), o);
+                    let mut v = observation_to_json(&o);
+                    assert_eq!(observation_from_json(&v).unwrap(), o);
+                    // Flip play: a face-down piece shows no colour; a face-up one must.
+                    for p in v["pieces"].as_array_mut().unwrap() {
+                        let down = p.get("face_down").is_some();
+                        assert_eq!(p["seat"].is_null(), down, "{p}");
+                        if !down {
+                            p["seat"] = Value::Null;
+                        }
+                    }
+                    if !o.pieces.iter().all(|p| p.face_down) {
+                        assert!(observation_from_json(&v).is_err());
+                    }
                 }
                 if pos.is_over() {
                     break;

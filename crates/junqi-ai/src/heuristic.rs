@@ -18,8 +18,9 @@ use rand_chacha::ChaCha8Rng;
 
 /// What a seat knows or believes of the piece on each square.
 pub(crate) struct View {
-    /// Per square: owner and role distribution (a known role is a certainty).
-    pub cells: Vec<Option<(u8, [f64; 12])>>,
+    /// Per square: owner (if shown: not for a face-down piece in flip play) and role
+    /// distribution (a known role is a certainty).
+    pub cells: Vec<Option<(Option<u8>, [f64; 12])>>,
     /// Lines of the board, for rail reach.
     pub lines: Vec<Vec<Square>>,
 }
@@ -120,7 +121,9 @@ pub(crate) fn danger(
         let Some((owner, d)) = &view.cells[s.index()] else {
             continue;
         };
-        if !is_enemy(obs, seat, *owner) || obs.piece_at(s).is_some_and(|p| p.face_down) {
+        if !owner.is_some_and(|o| is_enemy(obs, seat, o))
+            || obs.piece_at(s).is_some_and(|p| p.face_down)
+        {
             continue;
         }
         let movable: f64 = Role::ALL
@@ -200,7 +203,9 @@ fn flag_exposure(
             return false;
         }
         obs.piece_at(s).is_some_and(|p| {
-            !p.face_down && !is_enemy(obs, seat, p.seat) && p.role.is_some_and(|r| r.is_movable())
+            !p.face_down
+                && p.seat.is_some_and(|o| !is_enemy(obs, seat, o))
+                && p.role.is_some_and(|r| r.is_movable())
         })
     };
     let mut total = 0.0;
@@ -211,7 +216,8 @@ fn flag_exposure(
             Some(1.0)
         } else if e != from {
             match obs.piece_at(e) {
-                Some(p) if !is_enemy(obs, seat, p.seat) => Some(match p.role {
+                // (A face-down piece shows no colour: it only blocks the square.)
+                Some(p) if p.seat.is_some_and(|o| !is_enemy(obs, seat, o)) => Some(match p.role {
                     Some(Role::Bomb) => 0.0,
                     Some(Role::Landmine) => 0.2,
                     _ => 0.5,
@@ -234,7 +240,9 @@ fn flag_exposure(
             let Some((owner, d)) = &view.cells[s.index()] else {
                 continue;
             };
-            if !is_enemy(obs, seat, *owner) || obs.piece_at(s).is_some_and(|p| p.face_down) {
+            if !owner.is_some_and(|o| is_enemy(obs, seat, o))
+                || obs.piece_at(s).is_some_and(|p| p.face_down)
+            {
                 continue;
             }
             let movable: f64 = Role::ALL
@@ -266,7 +274,7 @@ pub(crate) fn score_actions(
     let flag = obs
         .pieces
         .iter()
-        .find(|p| Some(p.seat) == owner && p.role == Some(Role::Flag))
+        .find(|p| owner.is_some() && p.seat == owner && p.role == Some(Role::Flag))
         .map(|p| p.at);
     // Enemy pieces that could take our flag next turn.
     let threats: Vec<Square> = match flag {
@@ -275,7 +283,7 @@ pub(crate) fn score_actions(
             .into_iter()
             .filter(|s| {
                 obs.piece_at(*s)
-                    .is_some_and(|p| !p.face_down && is_enemy(obs, seat, p.seat))
+                    .is_some_and(|p| !p.face_down && p.seat.is_some_and(|o| is_enemy(obs, seat, o)))
             })
             .collect(),
         None => Vec::new(),
@@ -285,7 +293,9 @@ pub(crate) fn score_actions(
         .pieces
         .iter()
         .filter(|p| {
-            !p.face_down && is_enemy(obs, seat, p.seat) && topo.kind(p.at) != SquareKind::Camp
+            !p.face_down
+                && p.seat.is_some_and(|o| is_enemy(obs, seat, o))
+                && topo.kind(p.at) != SquareKind::Camp
         })
         .map(|p| topo.coords(p.at))
         .collect();
@@ -303,7 +313,8 @@ pub(crate) fn score_actions(
         .pieces
         .iter()
         .filter(|p| {
-            Some(p.seat) == owner
+            owner.is_some()
+                && p.seat == owner
                 && !p.face_down
                 && p.role.is_some_and(|r| r.is_movable())
                 && topo.kind(p.at) != SquareKind::Headquarters
@@ -324,7 +335,7 @@ pub(crate) fn score_actions(
                 // Turning a piece up next to enemy pieces may hand them a target.
                 let near_enemy = topo.neighbours(at).any(|n| {
                     obs.piece_at(n).is_some_and(|p| {
-                        !p.face_down && owner.is_some() && is_enemy(obs, seat, p.seat)
+                        !p.face_down && p.seat.is_some_and(|o| is_enemy(obs, seat, o))
                     })
                 });
                 0.3 - if near_enemy { 0.4 } else { 0.0 }

@@ -28,8 +28,9 @@ pub enum Observer {
 pub struct ObservedPiece {
     /// Its square (always public).
     pub at: Square,
-    /// Its seat (flip play: colour); always public, as on a real board.
-    pub seat: Seat,
+    /// Its seat (flip play: colour), public as on a real board — except for a face-down piece in
+    /// flip play, whose colour is as hidden as its role (the backs of the pieces are all alike).
+    pub seat: Option<Seat>,
     /// Its role, if the observer may know it.
     pub role: Option<Role>,
     /// Face down (flip play).
@@ -110,10 +111,11 @@ impl Position {
             .iter()
             .map(|p| {
                 let cell = self.cells[p.at.index()];
+                let knows = observer.knows(self, cell);
                 ObservedPiece {
                     at: p.at,
-                    seat: p.seat,
-                    role: observer.knows(self, cell).then_some(p.role),
+                    seat: (knows || !p.face_down).then_some(p.seat),
+                    role: knows.then_some(p.role),
                     face_down: p.face_down,
                     carrying_flag_of: p.carrying_flag_of,
                 }
@@ -150,22 +152,33 @@ impl Observation {
         self.pieces.iter().find(|p| p.at == sq)
     }
 
-    /// A full position consistent with this observation, with every unknown identity filled in
-    /// by `guess` (called once per hidden piece, in square order). Used by bots to search
-    /// sampled worlds; fails if the guesses break the piece counts.
+    /// A full position consistent with this observation, with every unknown filled in by
+    /// `guess` (called once per piece whose role is hidden, in square order): it returns the
+    /// piece's seat and role, and the seat is used only where the observation does not show it
+    /// (face-down pieces in flip play). Used by bots to search sampled worlds; fails if the
+    /// guesses break the piece counts.
     pub fn determinize(
         &self,
-        mut guess: impl FnMut(&ObservedPiece) -> Role,
+        mut guess: impl FnMut(&ObservedPiece) -> (Seat, Role),
     ) -> Result<Position, SetupError> {
         let pieces = self
             .pieces
             .iter()
-            .map(|p| PlacedPiece {
-                at: p.at,
-                seat: p.seat,
-                role: p.role.unwrap_or_else(|| guess(p)),
-                face_down: p.face_down,
-                carrying_flag_of: p.carrying_flag_of,
+            .map(|p| {
+                let (seat, role) = match p.role {
+                    Some(r) => (p.seat.unwrap_or(0), r),
+                    None => {
+                        let (s, r) = guess(p);
+                        (p.seat.unwrap_or(s), r)
+                    }
+                };
+                PlacedPiece {
+                    at: p.at,
+                    seat,
+                    role,
+                    face_down: p.face_down,
+                    carrying_flag_of: p.carrying_flag_of,
+                }
             })
             .collect();
         let setup = Setup {
@@ -264,17 +277,29 @@ impl Observer {
 }
 
 /// Check that an observation carries no identity its observer may not know: every known role
-/// is the true one and is one the observer is entitled to. Returns the first leak found.
+/// is the true one and is one the observer is entitled to, and no face-down piece shows its
+/// colour (flip play) to anybody but the referee. Returns the first leak found.
 pub fn find_leak(pos: &Position, obs: &Observation) -> Option<String> {
     let t = pos.topology();
     for p in &obs.pieces {
         let cell = pos.cells[p.at.index()];
-        let Some(Piece { role, .. }) = cell.piece() else {
+        let Some(Piece { role, seat, .. }) = cell.piece() else {
             return Some(format!(
                 "observation shows a piece on empty {}",
                 t.name(p.at)
             ));
         };
+        match p.seat {
+            Some(s) if s != seat => return Some(format!("wrong seat on {}", t.name(p.at))),
+            Some(_) if cell.face_down() && obs.observer != Observer::Referee => {
+                return Some(format!(
+                    "{:?} sees the colour of the face-down piece on {}",
+                    obs.observer,
+                    t.name(p.at)
+                ))
+            }
+            _ => {}
+        }
         match p.role {
             Some(r) if r != role => return Some(format!("wrong role on {}", t.name(p.at))),
             Some(_) if !obs.observer.knows(pos, cell) => {
@@ -303,7 +328,10 @@ mod tests {
         let pos = Position::random_start(rules, &mut rng);
         let o = pos.observe(Observer::Seat(0));
         assert_eq!(o.pieces.len(), 50);
-        assert!(o.pieces.iter().all(|p| p.role.is_some() == (p.seat == 0)));
+        assert!(o
+            .pieces
+            .iter()
+            .all(|p| p.role.is_some() == (p.seat == Some(0))));
         let public = pos.observe(Observer::Public);
         assert!(public.pieces.iter().all(|p| p.role.is_none()));
         let referee = pos.observe(Observer::Referee);
@@ -321,16 +349,36 @@ mod tests {
         assert!(o
             .pieces
             .iter()
-            .all(|p| p.role.is_some() == (p.seat == 1 || p.seat == 3)));
+            .all(|p| p.role.is_some() == (p.seat == Some(1) || p.seat == Some(3))));
         let dark = Rules::defaults(BoardKind::FourPlayer, Mode::Dark).unwrap();
         let pos = Position::random_start(dark, &mut rng);
         let o = pos.observe(Observer::Seat(1));
-        assert!(o.pieces.iter().all(|p| p.role.is_some() == (p.seat == 1)));
+        assert!(o
+            .pieces
+            .iter()
+            .all(|p| p.role.is_some() == (p.seat == Some(1))));
         let team = pos.observe(Observer::Team(1));
         assert!(team
             .pieces
             .iter()
-            .all(|p| p.role.is_some() == (p.seat == 1 || p.seat == 3)));
+            .all(|p| p.role.is_some() == (p.seat == Some(1) || p.seat == Some(3))));
+    }
+
+    #[test]
+    fn flip_hides_the_colour_of_face_down_pieces() {
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(4);
+        let rules = Rules::defaults(BoardKind::TwoPlayer, Mode::Flip).unwrap();
+        let mut pos = Position::random_start(rules, &mut rng);
+        let first = pos.legal_actions()[0];
+        pos.play(first, &mut ()).unwrap();
+        for obs in [Observer::Seat(0), Observer::Seat(1), Observer::Public] {
+            let o = pos.observe(obs);
+            assert!(o.pieces.iter().all(|p| p.face_down == p.seat.is_none()));
+            assert!(o.pieces.iter().all(|p| p.face_down == p.role.is_none()));
+            assert_eq!(find_leak(&pos, &o), None);
+        }
+        let referee = pos.observe(Observer::Referee);
+        assert!(referee.pieces.iter().all(|p| p.seat.is_some()));
     }
 
     #[test]
@@ -340,7 +388,12 @@ mod tests {
         let pos = Position::random_start(rules, &mut rng);
         let o = pos.observe(Observer::Seat(0));
         // Guess the truth: the determinized position equals the real one in every piece.
-        let world = o.determinize(|p| pos.piece_at(p.at).unwrap().role).unwrap();
+        let world = o
+            .determinize(|p| {
+                let q = pos.piece_at(p.at).unwrap();
+                (q.seat, q.role)
+            })
+            .unwrap();
         assert_eq!(world.to_setup(), pos.to_setup());
         assert_eq!(world.observe(Observer::Seat(0)), o);
     }

@@ -305,15 +305,19 @@ impl Session<'_> {
             else {
                 continue;
             };
-            let now = after.piece_at(to).map(|p| p.seat);
+            // Attacker and defender are never face down, so their seats show.
+            let (Some(a_seat), Some(d_seat)) = (att.seat, def.seat) else {
+                continue;
+            };
+            let now = after.piece_at(to).and_then(|p| p.seat);
             let att_dead =
-                now != Some(att.seat) || after.piece_at(from).is_some_and(|p| p.seat != att.seat);
-            let def_dead = now != Some(def.seat);
+                now != Some(a_seat) || after.piece_at(from).is_some_and(|p| p.seat != Some(a_seat));
+            let def_dead = now != Some(d_seat);
             if att_dead {
-                self.dead[att.seat as usize].push(att.role);
+                self.dead[a_seat as usize].push(att.role);
             }
             if def_dead {
-                self.dead[def.seat as usize].push(def.role);
+                self.dead[d_seat as usize].push(def.role);
             }
         }
     }
@@ -474,13 +478,13 @@ fn render(
                 } else if obs.rules.is_flip() {
                     if p.face_down {
                         ' '
-                    } else if Some(p.seat) == my_colour {
+                    } else if my_colour.is_some() && p.seat == my_colour {
                         '+'
                     } else {
                         '-'
                     }
                 } else {
-                    seat_letter(board, p.seat)
+                    p.seat.map_or(' ', |s| seat_letter(board, s))
                 };
                 let body = if p.face_down {
                     "####".to_string()
