@@ -298,6 +298,7 @@ impl App {
         &self,
         name: &str,
         password: &str,
+        from_guest: Option<&Player>,
     ) -> Result<(Player, String), (u16, String)> {
         if !valid_account_name(name) {
             return Err((400, "a name has 3 to 24 letters, digits, '_' or '-'".into()));
@@ -329,14 +330,29 @@ impl App {
         .await
         .map_err(|e| (500, e.to_string()))?
         .map_err(|e| (500, e.to_string()))?;
-        let id = format!("p_{}", random_id(12, ID_ALPHABET));
-        self.db
-            .write1(
-                "INSERT INTO junqi_players (id, name, name_key, password_hash, guest, created_ms) VALUES ($1, $2, $3, $4, 0, $5)",
-                vec![id.clone().into(), name.into(), key.into(), hash.into(), (self.now() as i64).into()],
-            )
-            .await
-            .map_err(|_| (409, format!("the name {name} is taken")))?;
+        let id = match from_guest {
+            Some(g) => {
+                self.db
+                    .write1(
+                        "UPDATE junqi_players SET name = $1, name_key = $2, password_hash = $3, guest = 0 WHERE id = $4 AND guest = 1",
+                        vec![name.into(), key.into(), hash.into(), g.id.as_str().into()],
+                    )
+                    .await
+                    .map_err(|_| (409, format!("the name {name} is taken")))?;
+                g.id.clone()
+            }
+            None => {
+                let id = format!("p_{}", random_id(12, ID_ALPHABET));
+                self.db
+                    .write1(
+                        "INSERT INTO junqi_players (id, name, name_key, password_hash, guest, created_ms) VALUES ($1, $2, $3, $4, 0, $5)",
+                        vec![id.clone().into(), name.into(), key.into(), hash.into(), (self.now() as i64).into()],
+                    )
+                    .await
+                    .map_err(|_| (409, format!("the name {name} is taken")))?;
+                id
+            }
+        };
         let session = self.new_session(&id).await.map_err(|e| (500, e))?;
         Ok((
             Player {
@@ -346,6 +362,16 @@ impl App {
             },
             session,
         ))
+    }
+
+    /// End a session.
+    pub async fn logout(&self, token: &str) -> Result<(), String> {
+        self.db
+            .write1(
+                "DELETE FROM junqi_sessions WHERE token = $1",
+                vec![token.into()],
+            )
+            .await
     }
 
     /// Log in with a name and password.
@@ -477,6 +503,7 @@ impl App {
                     "board": config["board"], "mode": config["mode"],
                     "seat": col_i64(r, 5),
                     "players": table::seat_names(&seats),
+                    "player_ids": table::seat_player_ids(&seats),
                     "outcome": junqi_core::json::outcome_to_json(outcome),
                     "finished_ms": col_i64(r, 4),
                 })

@@ -64,6 +64,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/register", post(register))
         .route("/api/login", post(login))
         .route("/api/me", get(me))
+        .route("/api/logout", post(logout))
         .route("/api/players/{name}", get(player_page))
         .route("/api/games", get(games))
         .route("/api/games/{id}/record", get(record))
@@ -188,6 +189,7 @@ fn parse_config(v: &Value, default_move_ms: u64) -> Result<TableConfig, Response
         leaver_bot: v["leaver_replaced_by_bot"].as_bool().unwrap_or(false),
         private: v["private"].as_bool().unwrap_or(false),
         name,
+        resign_ms: secs("resign_after_seconds", crate::table::RESIGN_WINDOW_MS)?,
     })
 }
 
@@ -309,13 +311,18 @@ async fn guest(State(app): State<Arc<App>>, body: Bytes) -> Reply {
     ok(json!({"player": p.to_json(), "session": s}))
 }
 
-async fn register(State(app): State<Arc<App>>, body: Bytes) -> Reply {
+async fn register(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) -> Reply {
     let v = body_json(&body)?;
     let (name, pw) = (
         v["name"].as_str().unwrap_or(""),
         v["password"].as_str().unwrap_or(""),
     );
-    let (p, s) = app.register(name, pw).await.map_err(|(c, e)| err(c, e))?;
+    // From a guest session the guest becomes the account (same id, games and ratings).
+    let guest = session_player(&app, &headers).await.filter(|p| p.guest);
+    let (p, s) = app
+        .register(name, pw, guest.as_ref())
+        .await
+        .map_err(|(c, e)| err(c, e))?;
     ok(json!({"player": p.to_json(), "session": s}))
 }
 
@@ -327,6 +334,17 @@ async fn login(State(app): State<Arc<App>>, body: Bytes) -> Reply {
     );
     let (p, s) = app.login(name, pw).await.map_err(|(c, e)| err(c, e))?;
     ok(json!({"player": p.to_json(), "session": s}))
+}
+
+async fn logout(State(app): State<Arc<App>>, headers: HeaderMap) -> Reply {
+    let token = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|a| a.to_str().ok())
+        .and_then(|a| a.strip_prefix("Bearer "))
+        .map(|t| t.trim().to_string())
+        .ok_or_else(|| err(401, "no session"))?;
+    app.logout(&token).await.map_err(|e| err(500, e))?;
+    Ok(StatusCode::NO_CONTENT.into_response())
 }
 
 async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> Reply {

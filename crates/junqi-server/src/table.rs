@@ -79,6 +79,8 @@ pub struct TableConfig {
     pub private: bool,
     /// Display name.
     pub name: String,
+    /// Resignation is refused for this long after play starts (RULES §10: 90 s).
+    pub resign_ms: u64,
 }
 
 impl TableConfig {
@@ -89,6 +91,7 @@ impl TableConfig {
             "options": Value::Object(r.options.to_json(r.board, r.mode)),
             "move_ms": self.move_ms, "deploy_ms": self.deploy_ms,
             "leaver_bot": self.leaver_bot, "private": self.private, "name": self.name,
+            "resign_ms": self.resign_ms,
         })
     }
 
@@ -103,6 +106,7 @@ impl TableConfig {
             leaver_bot: v["leaver_bot"].as_bool().unwrap_or(false),
             private: v["private"].as_bool().unwrap_or(false),
             name: v["name"].as_str().unwrap_or("").to_string(),
+            resign_ms: v["resign_ms"].as_u64().unwrap_or(RESIGN_WINDOW_MS),
         })
     }
 }
@@ -215,6 +219,22 @@ pub(crate) fn seat_names(seats: &Value) -> Vec<Value> {
                     SeatState::from_json(s)
                         .display_name()
                         .map_or(Value::Null, Value::from)
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The player ids by seat of a persisted seats list (bots: `bot:<name>`).
+pub(crate) fn seat_player_ids(seats: &Value) -> Vec<Value> {
+    seats
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|s| match SeatState::from_json(s).kind {
+                    SeatKind::Human { player, .. } => Value::from(player.id),
+                    SeatKind::Bot { bot } => Value::from(format!("bot:{bot}")),
+                    SeatKind::Empty => Value::Null,
                 })
                 .collect()
         })
@@ -374,7 +394,11 @@ impl Table {
                     SeatKind::Bot { .. } => "bot",
                 };
                 let conn = matches!(s.kind, SeatKind::Bot { .. }) || connected[i];
-                json!({"seat": i, "kind": kind, "name": s.display_name(), "connected": conn})
+                let player = match &s.kind {
+                    SeatKind::Human { player, .. } => player.to_json(),
+                    _ => Value::Null,
+                };
+                json!({"seat": i, "kind": kind, "name": s.display_name(), "connected": conn, "player": player})
             })
             .collect();
         let r = &self.config.rules;
@@ -386,6 +410,7 @@ impl Table {
             "seats": seats, "spectators": spectators,
             "plies": self.game.as_ref().map_or(0, |g| g.position().plies()),
             "move_seconds": self.config.move_ms / 1000, "deploy_seconds": self.config.deploy_ms / 1000,
+            "resign_after_seconds": self.config.resign_ms / 1000,
             "private": self.config.private,
         })
     }
@@ -406,7 +431,9 @@ impl Table {
             .map(|d| json!({"by": d.by, "accepted": d.accepted}));
         json!({
             "type": "table", "table": self.summary_json(), "deployed": deployed, "draw_offer": draw,
-            "clock": {"move_seconds": self.config.move_ms / 1000, "deploy_seconds": self.config.deploy_ms / 1000},
+            "clock": {"move_seconds": self.config.move_ms / 1000, "deploy_seconds": self.config.deploy_ms / 1000,
+                      "resign_after_seconds": self.config.resign_ms / 1000,
+                      "started_ms": (self.play_started_ms > 0).then_some(self.play_started_ms)},
         })
     }
 
@@ -1400,8 +1427,11 @@ impl Table {
             }
             ClientMsg::Resign => {
                 let seat = self.require_playing_seat(conn)?;
-                if self.now() < self.play_started_ms + RESIGN_WINDOW_MS {
-                    return Err("resignation is refused in the first 90 seconds of play".into());
+                if self.now() < self.play_started_ms + self.config.resign_ms {
+                    let secs = self.config.resign_ms / 1000;
+                    return Err(format!(
+                        "resignation is refused in the first {secs} seconds of play"
+                    ));
                 }
                 self.commit(Entry::Resign(seat)).await
             }

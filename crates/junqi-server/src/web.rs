@@ -5,6 +5,8 @@ use axum::response::{IntoResponse, Response};
 
 #[derive(rust_embed::RustEmbed)]
 #[folder = "$CARGO_MANIFEST_DIR/../../web/"]
+#[exclude = "tests/*"]
+#[exclude = "node_modules/*"]
 struct Web;
 
 const NO_CLIENT: &str = "<!doctype html><meta charset=utf-8><title>junqi</title>\

@@ -242,8 +242,34 @@ async fn accounts_and_ratings(database: Option<String>) {
     }
     assert_eq!(page["ratings"][0]["category"], "two_player/dark", "{page}");
     assert_eq!(page["ratings"][0]["games"], 1);
-    assert_ne!(page["ratings"][0]["rating"], 1500.0);
+    assert!(page["ratings"][0]["rd"].as_f64().unwrap() < 350.0, "{page}");
     assert_eq!(page["recent_games"][0]["id"], id);
+    assert_eq!(page["recent_games"][0]["player_ids"][1], "bot:random");
+    // Logging out ends the session.
+    let (st, _) = http(&addr, "POST", "/api/logout", None, Some(&session))
+        .await
+        .unwrap();
+    assert_eq!(st, 204);
+    let (st, _) = http(&addr, "GET", "/api/me", None, Some(&session))
+        .await
+        .unwrap();
+    assert_eq!(st, 401);
+    // A guest who registers keeps its id.
+    let (_, g) = http(&addr, "POST", "/api/guest", None, None).await.unwrap();
+    let gs = g["session"].as_str().unwrap();
+    let gname = format!("bob{}", rand::random::<u32>());
+    let (st, reg) = http(
+        &addr,
+        "POST",
+        "/api/register",
+        Some(&json!({"name": gname, "password": "12345678"})),
+        Some(gs),
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, 200, "{reg}");
+    assert_eq!(reg["player"]["id"], g["player"]["id"]);
+    assert_eq!(reg["player"]["guest"], false);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

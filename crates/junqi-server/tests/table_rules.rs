@@ -125,6 +125,33 @@ async fn resignation_is_refused_in_the_first_90_seconds() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_resignation_window_is_a_table_setting() {
+    let ts = start().await;
+    let (st, created) = ts
+        .post(
+            "/api/play-computer",
+            json!({"board": "two_player", "resign_after_seconds": 0}),
+        )
+        .await;
+    assert_eq!(st, 201);
+    assert_eq!(created["table"]["resign_after_seconds"], 0);
+    let id = created["table"]["id"].as_str().unwrap();
+    let mut c = join(&ts, id, created["token"].as_str(), None).await;
+    c.send(&json!({"type": "deploy", "layout": layout(4)}))
+        .await
+        .unwrap();
+    let t = c
+        .recv_until(|f| f["type"] == "table" && f["table"]["status"] == "playing")
+        .await
+        .unwrap();
+    assert_eq!(t["clock"]["resign_after_seconds"], 0);
+    assert_eq!(t["clock"]["started_ms"], T0);
+    c.send(&json!({"type": "resign"})).await.unwrap();
+    let over = c.recv_type("game_over").await.unwrap();
+    assert_eq!(over["outcome"]["reason"], "resigned");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn draw_offers_need_every_remaining_seat_and_a_move_cancels() {
     let ts = start().await;
     let (_id, mut a, mut b, _, _) = two_people(&ts, 0).await;
