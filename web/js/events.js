@@ -67,12 +67,18 @@ export function lastMoveOf(events) {
  * Fallen pieces per seat from an observation: for a seat whose every piece on the board is known
  * (own seat, open play, the referee's view) the exact roles; otherwise the known-fallen roles
  * cannot be told, only how many are gone.
- * Returns [{seat, known: [role...], unknown: n, eliminated}].
+ * Returns [{seat, known: [role...], unknown: n, eliminated}]; in flip play, where face-down
+ * pieces show no colour, one entry with seat null and the total count.
  */
 export function fallen(observation, seats) {
   const out = [];
   const eliminated = new Set(observation.eliminated || []);
   const flip = observation.mode === 'flip';
+  const pieces = observation.pieces || [];
+  if (flip && pieces.some((p) => p.seat === null || p.seat === undefined)) {
+    // Face-down pieces show no colour (RULES §6): only the total off the board is known.
+    return [{ seat: null, known: [], unknown: 25 * seats - pieces.length, eliminated: false }];
+  }
   for (let seat = 0; seat < seats; seat++) {
     const mine = (observation.pieces || []).filter((p) => p.seat === seat);
     const onBoard = mine.length;

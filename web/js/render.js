@@ -294,8 +294,8 @@ export class BoardView {
       const [x, y] = g.pos(p.at);
       const hidden = !p.role || p.face_down;
       const grp = el('g', {
-        class: `piece seat-${p.seat}${hidden ? ' hidden' : ''}${p.face_down ? ' face-down' : ''}${st.selected === p.at ? ' selected' : ''}`,
-        'data-at': p.at, 'data-seat': p.seat, 'data-role': p.role || '',
+        class: `piece seat-${p.seat ?? 'unknown'}${hidden ? ' hidden' : ''}${p.face_down ? ' face-down' : ''}${st.selected === p.at ? ' selected' : ''}`,
+        'data-at': p.at, 'data-seat': p.seat ?? '', 'data-role': p.role || '',
         transform: `translate(${x} ${y})`,
       }, pieces);
       const fill = p.face_down ? '#8c7a5b' : SEAT_COLOURS[board][p.seat] || '#777';

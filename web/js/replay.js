@@ -102,9 +102,9 @@ export class ReplayView {
     const lang = getLang();
     clear(this.deadEl).append(h('h3', {}, t('dead.title')));
     for (const f of fallen(pos, this.board === 'four_player' ? 4 : 2)) {
-      const colour = SEAT_COLOURS[this.board][f.seat];
+      const colour = SEAT_COLOURS[this.board][f.seat] || '#777';
       this.deadEl.append(h('div', { class: 'seat-dead', 'data-seat': f.seat },
-        h('strong', {}, `${seatName(this.board, f.seat)}:`),
+        h('strong', {}, `${f.seat === null ? t('dead.total') : seatName(this.board, f.seat)}:`),
         f.known.length ? f.known.map((r) => h('span', { class: 'chip', style: { background: colour } }, roleName(r, lang))) : (f.unknown ? null : h('span', { class: 'muted' }, t('dead.none'))),
         f.unknown ? h('span', { class: 'muted' }, t('dead.unknown', { n: f.unknown })) : null));
     }

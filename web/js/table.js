@@ -603,10 +603,10 @@ export class TableView {
     el.append(h('h3', {}, t('dead.title')));
     const lang = getLang();
     for (const f of fallen(o, this.seats)) {
-      const colour = SEAT_COLOURS[this.board][f.seat];
+      const colour = SEAT_COLOURS[this.board][f.seat] || '#777';
       const chips = f.known.map((r) => h('span', { class: 'chip', style: { background: colour } }, roleName(r, lang)));
       el.append(h('div', { class: 'seat-dead', 'data-seat': f.seat, 'data-count': f.known.length + f.unknown },
-        h('strong', {}, `${seatName(this.board, f.seat)}:`),
+        h('strong', {}, `${f.seat === null ? t('dead.total') : seatName(this.board, f.seat)}:`),
         chips.length || f.unknown ? chips : h('span', { class: 'muted' }, t('dead.none')),
         f.unknown ? h('span', { class: 'muted' }, t('dead.unknown', { n: f.unknown })) : null));
     }

@@ -103,4 +103,8 @@ test('the fallen tracker knows own pieces and counts hidden ones', () => {
   const f = fallen({ mode: 'dark', pieces, eliminated: [] }, 2);
   assert.deepEqual(f[0], { seat: 0, known: ['marshal'], unknown: 0, eliminated: false });
   assert.deepEqual(f[1], { seat: 1, known: [], unknown: 2, eliminated: false });
+  // Flip play: face-down pieces show no colour, so only the total is known.
+  const flip = [{ at: 'a1', seat: null, role: null, face_down: true }, { at: 'a2', seat: 0, role: 'bomb' }];
+  for (let i = 0; i < 45; i++) flip.push({ at: 'z', seat: null, role: null, face_down: true });
+  assert.deepEqual(fallen({ mode: 'flip', pieces: flip, eliminated: [] }, 2), [{ seat: null, known: [], unknown: 3, eliminated: false }]);
 });
