@@ -164,7 +164,11 @@ impl Position {
         // Step 2: count the ply.
         // Saturating: a hand-written position may start with counters near the limit of u32.
         self.plies = self.plies.saturating_add(1);
-        self.quiet = if reset_quiet { 0 } else { self.quiet.saturating_add(1) };
+        self.quiet = if reset_quiet {
+            0
+        } else {
+            self.quiet.saturating_add(1)
+        };
         // Step 3: every seat left with no movable piece.
         self.eliminate_immobile(ev, &mut step);
         // Steps 4 and 5.
