@@ -18,12 +18,10 @@ mkdirSync(ARTIFACTS, { recursive: true });
 let server;
 let browser;
 let page;
-let info;
 const errors = [];
 
 before(async () => {
   server = await startServer();
-  info = await (await fetch(`${server.url}/api/info`)).json();
   browser = await launch();
   page = await browser.context.newPage();
   page.on('pageerror', (e) => errors.push(e.message));
@@ -101,9 +99,16 @@ test("the client's board geometry is the server's (GET /api/boards)", async () =
 
 test('two-player game against the computer: deploy, move, reconnect, spectate, resign, replay', async () => {
   await page.goto(server.url + '/');
-  await page.click('#play-computer-2');
+  await page.waitForSelector('#play-computer-2');
+  // What the button does, asking for no resignation window (a server without that option
+  // ignores it and the test waits out the 90 s). The button itself is clicked in later tests.
+  const tableId = await page.evaluate(async () => {
+    const r = await window.junqi.api('POST', '/api/play-computer', { board: 'two_player', resign_after_seconds: 0 });
+    window.junqi.saveSeatToken(r.table.id, r.token);
+    location.hash = `#/table/${r.table.id}`;
+    return r.table.id;
+  });
   await page.waitForURL(/#\/table\//);
-  const tableId = page.url().split('#/table/')[1];
   await page.waitForSelector('#deploy:not([hidden])');
   await page.waitForSelector('svg.board-two_player .piece');
   assert.equal(await page.locator('.piece').count(), 25);
@@ -185,7 +190,8 @@ test('two-player game against the computer: deploy, move, reconnect, spectate, r
   await page.waitForSelector('#btn-resign');
 
   // Resign once the resignation window (RULES §10) is over.
-  const wait = (info.defaults?.resign_after_seconds ?? 90) * 1000 - (Date.now() - playStart) + 1500;
+  const windowS = await page.evaluate(() => window.junqi.current.resignAfterSeconds());
+  const wait = windowS * 1000 - (Date.now() - playStart) + 1500;
   if (wait > 0) await new Promise((r) => setTimeout(r, wait));
   await page.click('#btn-resign');
   await page.waitForSelector('#outcome', { timeout: 15000 });
