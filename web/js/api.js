@@ -74,7 +74,7 @@ export async function ensureSession() {
   }
 }
 
-/** Register an account; the new session replaces the old one (a guest's games stay the guest's). */
+/** Register an account; a guest who registers keeps its games and ratings (same player id). */
 export async function register(name, password) {
   const r = await api('POST', '/api/register', { name, password });
   setSession(r.session);
@@ -88,8 +88,11 @@ export async function login(name, password) {
   return r.player;
 }
 
-/** Log out: forget the session (the server has no logout call) and continue as a new guest. */
+/** Log out: end the session on the server, forget it, and continue as a new guest. */
 export async function logout() {
+  if (getSession()) {
+    try { await api('POST', '/api/logout'); } catch { /* an older server, or already ended */ }
+  }
   clearSession();
   return ensureSession();
 }

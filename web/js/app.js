@@ -6,7 +6,7 @@ import { h, clear } from './ui.js';
 import { t, getLang, setLang } from './i18n.js';
 import { api, ensureSession, saveSeatToken, logout, ApiError, setSession } from './api.js';
 import { serverMessage } from './errors.js';
-import { PlayerView, playerLink } from './player.js';
+import { PlayerView, playerLink, seatLinkKey } from './player.js';
 import { AccountView } from './account.js';
 import { TableView } from './table.js';
 import { ReplayView } from './replay.js';
@@ -240,7 +240,7 @@ class Lobby {
       h('td', {}, t(`board.${tb.board}`)),
       h('td', { class: 'opt' }, t(`mode.${tb.mode}`)),
       h('td', {}, t(`status.${tb.status}`)),
-      h('td', { class: 'opt players' }, (tb.seats || []).map((s, i) => [i ? ' · ' : null, s.kind === 'empty' ? '—' : playerLink(s.name)])),
+      h('td', { class: 'opt players' }, (tb.seats || []).map((s, i) => [i ? ' · ' : null, s.kind === 'empty' ? '—' : playerLink(s.name, {}, seatLinkKey(s))])),
       h('td', {}, h('a', { href: `#/table/${tb.id}` }, h('button', {}, tb.status === 'waiting' ? t('lobby.open') : t('lobby.watch'))))));
     clear(this.tablesEl).append(h('table', { class: 'tables' },
       h('thead', {}, h('tr', {}, h('th', {}, t('lobby.name')), h('th', {}, t('lobby.board')), h('th', { class: 'opt' }, t('lobby.mode')),

@@ -25,6 +25,20 @@ export function playerLink(name, attrs = {}, key = name) {
   return h('a', { href: `#/player/${encodeURIComponent(key)}`, class: 'player-link', ...attrs }, displayName(name));
 }
 
+/** How to link a player: by name, except a guest (by id, when the id is known). */
+export function linkKey(name, id, guest = null) {
+  if (!id) return name;
+  if (guest === false) return name;
+  if (guest === true) return id;
+  return String(id).startsWith('bot:') ? name : id;
+}
+
+/** A lobby seat's link key: `seat.player` ({id, name, guest}) when the server sends it. */
+export function seatLinkKey(seat) {
+  const p = seat?.player;
+  return p ? linkKey(seat.name, p.id, !!p.guest) : seat?.name;
+}
+
 /** Names as shown: `bot:random` → "电脑 · random". */
 export function displayName(name) {
   return String(name).startsWith('bot:') ? `${t('seat.bot')} · ${String(name).slice(4)}` : String(name);
@@ -77,6 +91,10 @@ export class PlayerView {
     }
     const d = this.data;
     const p = d.player || {};
+    if (!p.guest && p.name && this.name !== p.name && location.hash.startsWith('#/player/')) {
+      history.replaceState(null, '', `#/player/${encodeURIComponent(p.name)}`);
+      this.name = p.name;
+    }
     const isBot = String(p.id || p.name || '').startsWith('bot:');
     const kind = isBot ? t('player.bot') : p.guest ? t('player.guest') : t('player.registered');
     const ratings = d.ratings || [];
@@ -114,8 +132,10 @@ export class PlayerView {
     const result = resultFor(g.outcome, g.seat);
     const reason = g.outcome?.reason ? t(`reason.${g.outcome.reason}`) : '';
     const partner = board === 'four_player' ? (g.seat + 2) % 4 : null;
+    // Linked by id when the server gives ids (a guest has no page by name).
+    const ids = g.player_ids || [];
     const others = (g.players || []).map((name, s) => (s === g.seat ? null : h('span', { class: 'other' },
-      playerLink(name), h('span', { class: 'muted' }, paren(`${seatName(board, s)}${s === partner ? ` · ${t('player.partner')}` : ''}`)))))
+      playerLink(name, {}, linkKey(name, ids[s])), h('span', { class: 'muted' }, paren(`${seatName(board, s)}${s === partner ? ` · ${t('player.partner')}` : ''}`)))))
       .filter(Boolean);
     return h('tr', { 'data-game': g.id, 'data-result': result },
       h('td', { class: 'opt' }, fmtTime(g.finished_ms)),

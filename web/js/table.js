@@ -9,7 +9,7 @@ import { roleName } from './roles.js';
 import * as D from './deploy.js';
 import { describeEntry, describeOutcome, lastMoveOf, fallen } from './events.js';
 import { serverMessage } from './errors.js';
-import { playerLink } from './player.js';
+import { playerLink, seatLinkKey } from './player.js';
 
 const LAST_LAYOUT = 'junqi.lastLayout';
 
@@ -502,7 +502,7 @@ export class TableView {
         h('strong', {}, seatName(this.board, seat)),
         h('span', { class: 'name' },
           info.kind === 'empty' ? t('seat.empty') : info.name ? playerLink(info.name, { 'data-player': info.name, target: s.status === 'playing' ? '_blank' : null },
-            seat === s.seat && s.player?.guest && s.player.name === info.name ? s.player.id : info.name) : '',
+            info.player ? seatLinkKey(info) : seat === s.seat && s.player?.guest && s.player.name === info.name ? s.player.id : info.name) : '',
           seat === s.seat ? t('seat.you') : '',
           info.kind === 'human' && info.connected === false ? ` · ${t('seat.offline')}` : ''),
       );

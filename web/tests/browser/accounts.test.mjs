@@ -65,6 +65,7 @@ test('a guest plays without signing up; register, log out, a wrong password, log
   await page.click('#register-submit');
   await page.waitForSelector('#me-link[data-guest="false"]');
   assert.equal(await page.locator('#me-link').textContent(), NAME);
+  assert.equal(await page.locator('#me-link').getAttribute('href'), `#/player/${NAME}`);
   await page.waitForSelector('#play-computer-2');
   assert.ok(await page.evaluate(() => localStorage.getItem('junqi.session')));
 
@@ -157,11 +158,13 @@ test('two people at one table: a draw offered and declined, then offered and acc
   await guest.waitForURL(/#\/table\//);
   await guest.waitForSelector('#me-link[data-guest="true"]');
   const guestName = await guest.locator('#me-link').textContent();
+  const guestHref = await guest.locator('#me-link').getAttribute('href');
+  assert.match(guestHref, /^#\/player\/p_/, 'a guest is linked by id');
   await guest.click('.seat-row[data-seat="1"] button');
   // A guest's own seat links to its page by id (guest names are not unique).
   await guest.waitForSelector('.seat-row[data-seat="1"] a.player-link[href^="#/player/p_"]');
   await host.waitForSelector('#btn-start:not([disabled])');
-  await host.waitForSelector(`.seat-row[data-seat="1"] a.player-link[data-player="${guestName}"]`);
+  await host.waitForSelector(`.seat-row[data-seat="1"] a.player-link[data-player="${guestName}"][href="${guestHref}"]`);
   await host.click('#btn-start');
   for (const p of [host, guest]) await helpers(p).deploy();
   for (const p of [host, guest]) await p.waitForSelector('#status[data-status="playing"]', { timeout: 30000 });
@@ -188,7 +191,7 @@ test('two people at one table: a draw offered and declined, then offered and acc
 
   // Player links in the lobby (the finished game is listed for a few minutes).
   await host.goto(server.url + '/#/');
-  await host.waitForSelector(`#tables a.player-link[href="#/player/${guestName}"]`);
+  await host.waitForSelector(`#tables a.player-link[href="${guestHref}"]`);
   // The guest's own page (guests are found by id) shows the draw and a rating.
   await guest.click('#me-link');
   await guest.waitForURL(/#\/player\/p_/);
@@ -202,6 +205,21 @@ test('two people at one table: a draw offered and declined, then offered and acc
   await guest.waitForSelector('#games tr[data-result="draw"]');
   assert.match(await guest.locator('#games tr[data-result="draw"]').textContent(), /draw · agreement/);
   assert.match(await guest.locator('#games tr[data-result="draw"] .others').textContent(), new RegExp(hostName));
+
+  // The guest registers: the account keeps the guest's games and rating (same player).
+  const BOB = `bob_${Date.now() % 100000}`;
+  await guest.click('#login-link');
+  await guest.fill('#register-form [name=name]', BOB);
+  await guest.fill('#register-form [name=password]', PASSWORD);
+  await guest.fill('#register-form [name=password2]', PASSWORD);
+  await guest.click('#register-submit');
+  await guest.waitForSelector('#me-link[data-guest="false"]');
+  await guest.click('#me-link');
+  await guest.waitForURL(new RegExp(`#/player/${BOB}$`));
+  await guest.waitForSelector('#player-name');
+  assert.equal(await guest.locator('#player-kind').textContent(), 'registered player');
+  await guest.waitForSelector('#games tr[data-result="draw"]');
+  await guest.waitForSelector('#ratings tr[data-category="two_player/dark"]');
   assert.deepEqual(errors, []);
 });
 
