@@ -1,12 +1,13 @@
 // Browser tests of accounts and ratings in real headless Chromium against the real server:
-// register, log out, a wrong password (the server's error in words, in both languages), log in;
+// register, log out (the session ends), a wrong password (the server's error in words, in both
+// languages), log in; a guest who registers keeps its games;
 // a game against the computer finished by resignation, then seen on the player page with a
 // rating and a link to its replay; a draw offered to the computer (bots always decline); and a
 // draw between two people at one table (two browsers): offered and declined, then offered and
 // accepted; links to player pages from table seats and the lobby.
 //
-// The resignation window (RULES §10, 90 s unless the server lets a table choose a shorter one)
-// runs while the draw test plays at another table.
+// The game against the computer asks for no resignation window (`resign_after_seconds: 0`); with
+// a server that ignores it the 90 s of RULES §10 run while the draw test plays at another table.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -69,9 +70,13 @@ test('a guest plays without signing up; register, log out, a wrong password, log
   await page.waitForSelector('#play-computer-2');
   assert.ok(await page.evaluate(() => localStorage.getItem('junqi.session')));
 
-  // Log out: a new guest.
+  // Log out: the session ends, and a new guest goes on.
+  const oldSession = await page.evaluate(() => localStorage.getItem('junqi.session'));
   await page.click('#logout-btn');
   await page.waitForSelector('#me-link[data-guest="true"]');
+  const me = await fetch(`${server.url}/api/me`, { headers: { Authorization: `Bearer ${oldSession}` } });
+  assert.equal(me.status, 401, 'the old session is no longer valid');
+  assert.notEqual(await page.evaluate(() => localStorage.getItem('junqi.session')), oldSession);
   assert.notEqual(await page.locator('#me-link').textContent(), NAME);
   assert.match(await page.locator('#lobby-message').textContent(), /已退出登录/);
 
