@@ -7,7 +7,7 @@ import { BoardView, SEAT_COLOURS } from './render.js';
 import { roleName } from './roles.js';
 import { describeEntry, describeOutcome, lastMoveOf, fallen } from './events.js';
 import { serverMessage } from './errors.js';
-import { playerLink } from './player.js';
+import { playerLink, linkKey } from './player.js';
 
 export class ReplayView {
   constructor(root, gameId) {
@@ -61,7 +61,7 @@ export class ReplayView {
     this.deadEl = h('div', { class: 'card dead', id: 'dead' });
     const players = (d.players || []).map((p, s) => h('div', { class: 'seat-row' },
       h('span', { class: 'dot', style: { background: SEAT_COLOURS[this.board][s] } }),
-      h('strong', {}, seatName(this.board, s)), h('span', { class: 'name' }, p ? playerLink(p) : '')));
+      h('strong', {}, seatName(this.board, s)), h('span', { class: 'name' }, p ? playerLink(p, {}, linkKey(p, d.player_ids?.[s])) : '')));
     const side = h('div', { class: 'side' },
       h('div', { class: 'card' }, h('h2', {}, t('replay.title')),
         h('div', { class: 'outcome', id: 'outcome' }, describeOutcome(d.outcome, this.board)),
