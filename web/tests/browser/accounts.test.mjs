@@ -269,7 +269,9 @@ test('resign, then the game is on the player page with a rating and a replay lin
   await page.waitForURL(new RegExp(`#/replay/${gameId}`));
   await page.waitForSelector('#replay-steps li');
   assert.match(await page.locator('#outcome').textContent(), /投降/);
-  await page.waitForSelector(`.seat-row a.player-link[href="#/player/${NAME}"]`);
+  await page.waitForSelector('.seat-row a.player-link');
+  const links = await page.$$eval('.seat-row a.player-link', (els) => els.map((e) => [e.textContent, e.getAttribute('href')]));
+  assert.ok(links.some(([text, href]) => text === NAME && /^#\/player\/(p_|alice_)/.test(href)), JSON.stringify(links));
   // The computer's page (bots are rated too).
   await page.click('.seat-row a.player-link[href^="#/player/bot"]');
   await page.waitForSelector('#player-kind');
