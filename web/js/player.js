@@ -41,7 +41,10 @@ export function seatLinkKey(seat) {
 
 /** Names as shown: `bot:random` → "电脑 · random". */
 export function displayName(name) {
-  return String(name).startsWith('bot:') ? `${t('seat.bot')} · ${String(name).slice(4)}` : String(name);
+  if (!String(name).startsWith('bot:')) return String(name);
+  const bot = String(name).slice(4);
+  const label = t(`bot.${bot}`);
+  return `${t('seat.bot')} · ${label === `bot.${bot}` ? bot : label}`;
 }
 
 function paren(text) {
