@@ -1,7 +1,7 @@
 //! `junqi arena`: a paired match between two bots (built-in, or external engines given as
 //! `cmd:<command line>`), with score, Wilson interval, Elo and forfeits.
 
-use super::selfplay::parse_rules;
+use super::rules_args::RulesArgs;
 use anyhow::{anyhow, bail, Result};
 use junqi_ai::engine::parse_budget;
 use junqi_ai::external::ExternalBot;
@@ -18,15 +18,8 @@ pub struct Args {
     /// Number of games (rounded up to even: each deal is played twice with seats swapped).
     #[arg(long, default_value_t = 100)]
     games: u64,
-    /// two_player or four_player.
-    #[arg(long, default_value = "two_player")]
-    board: String,
-    /// dark, open, half_open (four-player) or flip (two-player).
-    #[arg(long, default_value = "dark")]
-    mode: String,
-    /// Rule options as a JSON object, e.g. '{"landmine":"both_die"}'.
-    #[arg(long)]
-    options: Option<String>,
+    #[command(flatten)]
+    rules: RulesArgs,
     /// Master seed (the match is reproducible from it).
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -71,7 +64,7 @@ pub fn run(a: Args) -> Result<()> {
     if a.games == 0 {
         bail!("--games must be at least 1");
     }
-    let rules = parse_rules(&a.board, &a.mode, a.options.as_deref())?;
+    let rules = a.rules.rules()?;
     let budget = parse_budget(&a.budget).map_err(|e| anyhow!("--budget: {e}"))?;
     let limit = Duration::from_millis(a.time_limit_ms);
     let first = bot_factory(&a.bots[0], limit)?;

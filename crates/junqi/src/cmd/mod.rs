@@ -4,5 +4,6 @@ pub mod loadtest;
 pub mod perft;
 pub mod play;
 pub mod rules;
+pub mod rules_args;
 pub mod selfplay;
 pub mod serve;

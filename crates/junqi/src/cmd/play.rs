@@ -6,7 +6,7 @@
 //! driven through a pipe as well as from a terminal.
 
 use super::arena::bot_factory;
-use super::selfplay::parse_rules;
+use super::rules_args::RulesArgs;
 use anyhow::{anyhow, bail, Result};
 use junqi_ai::engine::parse_budget;
 use junqi_ai::{Bot, BotError, Budget};
@@ -23,15 +23,8 @@ use std::time::Duration;
 /// Arguments of `junqi play`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// two_player or four_player.
-    #[arg(long, default_value = "two_player")]
-    board: String,
-    /// dark, open, half_open (four-player) or flip (two-player).
-    #[arg(long, default_value = "dark")]
-    mode: String,
-    /// Rule options as a JSON object, e.g. '{"landmine":"both_die"}'.
-    #[arg(long)]
-    options: Option<String>,
+    #[command(flatten)]
+    rules: RulesArgs,
     /// Your seat (two-player: 0 South, 1 North; four-player: 0 South, 1 East, 2 North, 3 West).
     #[arg(long, default_value_t = 0)]
     seat: u8,
@@ -645,7 +638,7 @@ pub fn run(a: Args) -> Result<()> {
 
 /// Play a game reading the person's commands from `input`.
 pub fn play(a: Args, input: impl BufRead, out: &mut dyn Write) -> Result<()> {
-    let rules = parse_rules(&a.board, &a.mode, a.options.as_deref())?;
+    let rules = a.rules.rules()?;
     let lang = match a.lang.as_str() {
         "zh" => Lang::Zh,
         "en" => Lang::En,

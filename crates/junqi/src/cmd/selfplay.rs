@@ -1,9 +1,10 @@
 //! `junqi selfplay`: uniform-random legal play from random deployments (or deals), with counts
 //! and speed.
 
+use super::rules_args::RulesArgs;
 use anyhow::{bail, Result};
 use junqi_core::playout::random_playout;
-use junqi_core::{BoardKind, Mode, Outcome, Position, Rules};
+use junqi_core::{Outcome, Position, Rules};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
@@ -13,15 +14,8 @@ use std::time::Instant;
 /// Arguments of `junqi selfplay`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// two_player or four_player.
-    #[arg(long, default_value = "two_player")]
-    board: String,
-    /// dark, open, half_open (four-player) or flip (two-player).
-    #[arg(long, default_value = "dark")]
-    mode: String,
-    /// Rule options as a JSON object, e.g. '{"landmine":"both_die"}'.
-    #[arg(long)]
-    options: Option<String>,
+    #[command(flatten)]
+    rules: RulesArgs,
     /// Number of games.
     #[arg(long, default_value_t = 1000)]
     games: u64,
@@ -67,22 +61,6 @@ fn reason_label(o: &Outcome) -> &'static str {
     }
 }
 
-/// Parse board, mode and options into a rule set.
-pub fn parse_rules(board: &str, mode: &str, options: Option<&str>) -> Result<Rules> {
-    let board: BoardKind = board.parse().map_err(anyhow::Error::msg)?;
-    let mode: Mode = mode.parse().map_err(anyhow::Error::msg)?;
-    let json = match options {
-        Some(s) => Some(
-            serde_json::from_str::<serde_json::Value>(s)
-                .map_err(|e| anyhow::anyhow!("--options is not JSON: {e}"))?,
-        ),
-        None => None,
-    };
-    let opts =
-        junqi_core::Options::from_json(board, mode, json.as_ref()).map_err(anyhow::Error::msg)?;
-    Rules::new(board, mode, opts).map_err(anyhow::Error::msg)
-}
-
 fn run_games(rules: Rules, seed: u64, first: u64, count: u64) -> Tally {
     let mut t = Tally::default();
     let mut buf = Vec::with_capacity(256);
@@ -98,7 +76,7 @@ fn run_games(rules: Rules, seed: u64, first: u64, count: u64) -> Tally {
 
 /// Run the command.
 pub fn run(a: Args) -> Result<()> {
-    let rules = parse_rules(&a.board, &a.mode, a.options.as_deref())?;
+    let rules = a.rules.rules()?;
     if a.threads == 0 {
         bail!("--threads must be at least 1");
     }
