@@ -199,6 +199,8 @@ class Lobby {
     this.botSel = bots.length > 1
       ? h('select', { id: 'play-bot', 'aria-label': t('lobby.opponent') }, bots.map((b) => h('option', { value: b }, t(`bot.${b}`) === `bot.${b}` ? b : t(`bot.${b}`))))
       : null;
+    // The default opponent is the server's default bot (not the random beginner).
+    if (this.botSel && info.default_bot && bots.includes(info.default_bot)) this.botSel.value = info.default_bot;
     this.tablesEl = h('div', { id: 'tables' });
     clear(this.root).append(
       this.error,

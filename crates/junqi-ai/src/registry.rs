@@ -11,6 +11,12 @@ pub fn bot_names() -> Vec<&'static str> {
     vec!["random", "heuristic", "search", "search-strong"]
 }
 
+/// The bot people meet when they do not choose one: the one-ply heuristic, far stronger than
+/// random and quick enough for any server load.
+pub fn default_bot() -> &'static str {
+    "heuristic"
+}
+
 /// A factory for the built-in bot with this name, or `None`.
 ///
 /// - `random`: uniformly random legal actions.

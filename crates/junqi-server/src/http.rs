@@ -78,6 +78,7 @@ async fn info() -> Reply {
     ok(json!({
         "version": env!("CARGO_PKG_VERSION"),
         "bots": junqi_ai::bot_names(),
+        "default_bot": junqi_ai::default_bot(),
         "boards": ["two_player", "four_player"],
         "modes": {"two_player": ["dark", "open", "flip"], "four_player": ["dark", "open", "half_open"]},
         "defaults": {"move_seconds": DEFAULT_MOVE_MS / 1000, "deploy_seconds": DEFAULT_DEPLOY_MS / 1000,
@@ -280,11 +281,7 @@ async fn play_computer(State(app): State<Arc<App>>, headers: HeaderMap, body: By
     config.private = v["private"].as_bool().unwrap_or(true);
     let seats = config.rules.seats();
     let seat = parse_seat(&v, seats)?;
-    let bot = check_bot(
-        v["bot"]
-            .as_str()
-            .unwrap_or(junqi_ai::bot_names().first().copied().unwrap_or("random")),
-    )?;
+    let bot = check_bot(v["bot"].as_str().unwrap_or(junqi_ai::default_bot()))?;
     let bots = (0..seats as Seat)
         .filter(|&s| s != seat)
         .map(|s| (s, bot.clone()))

@@ -1347,13 +1347,7 @@ impl Table {
             }
             ClientMsg::AddBot { seat, bot } => {
                 self.require_host(conn)?;
-                let bot = bot.unwrap_or_else(|| {
-                    junqi_ai::bot_names()
-                        .first()
-                        .copied()
-                        .unwrap_or("random")
-                        .to_string()
-                });
+                let bot = bot.unwrap_or_else(|| junqi_ai::default_bot().to_string());
                 if junqi_ai::bot_by_name(&bot).is_none() {
                     return Err(format!(
                         "no bot named {bot:?} (bots: {})",

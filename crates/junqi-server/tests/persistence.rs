@@ -244,7 +244,7 @@ async fn accounts_and_ratings(database: Option<String>) {
     assert_eq!(page["ratings"][0]["games"], 1);
     assert!(page["ratings"][0]["rd"].as_f64().unwrap() < 350.0, "{page}");
     assert_eq!(page["recent_games"][0]["id"], id);
-    assert_eq!(page["recent_games"][0]["player_ids"][1], "bot:random");
+    assert_eq!(page["recent_games"][0]["player_ids"][1], "bot:heuristic");
     // Logging out ends the session.
     let (st, _) = http(&addr, "POST", "/api/logout", None, Some(&session))
         .await

@@ -29,7 +29,7 @@ pub struct Args {
     #[arg(long, default_value_t = 0)]
     seat: u8,
     /// The bot playing every other seat: a name, or cmd:<command line> for an external engine.
-    #[arg(long, default_value = "random")]
+    #[arg(long, default_value = "heuristic")]
     bot: String,
     /// The bots' budget per move: iterations:N, nodes:N or ms:N.
     #[arg(long, default_value = "iterations:1000")]
