@@ -89,7 +89,7 @@ pub fn play_game(rules: Rules, bots: &mut [Box<dyn Bot>], seed: u64, budget: Bud
         };
         events.clear();
         if let Err(e) = pos.play(action, &mut events) {
-            let text = action_text(&pos, action);
+            let text = junqi_core::notation::action_to_text(pos.topology(), action);
             return forfeit(&mut pos, seat, format!("illegal action {text}: {e}"));
         }
         for (s, b) in bots.iter_mut().enumerate() {
@@ -100,17 +100,6 @@ pub fn play_game(rules: Rules, bots: &mut [Box<dyn Bot>], seed: u64, budget: Bud
         outcome: pos.outcome().expect("over"),
         plies: pos.plies(),
         forfeit: None,
-    }
-}
-
-fn action_text(pos: &Position, a: Action) -> String {
-    let t = pos.topology();
-    match a {
-        Action::Move { from, to } if from.index() < t.len() && to.index() < t.len() => {
-            format!("{}-{}", t.name(from), t.name(to))
-        }
-        Action::Flip(at) if at.index() < t.len() => format!("flip {}", t.name(at)),
-        other => format!("{other:?}"),
     }
 }
 
