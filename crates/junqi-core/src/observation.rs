@@ -82,23 +82,10 @@ impl Observer {
         if cell.face_down() {
             return false;
         }
-        if cell.public() || pos.rules.mode == Mode::Open || pos.rules.mode == Mode::Flip {
-            return true;
-        }
-        let seat_knows = |s: Seat| {
-            cell.seat() == s
-                || (pos.rules.mode == Mode::HalfOpen
-                    && pos.rules.board == BoardKind::FourPlayer
-                    && cell.seat() == partner(s))
-        };
-        match self {
-            Observer::Seat(s) => seat_knows(s),
-            Observer::Team(t) => match pos.rules.board {
-                BoardKind::TwoPlayer => seat_knows(t),
-                BoardKind::FourPlayer => seat_knows(t) || seat_knows(t + 2),
-            },
-            Observer::Public | Observer::Referee => false,
-        }
+        cell.public()
+            || pos.rules.mode == Mode::Open
+            || pos.rules.mode == Mode::Flip
+            || self.knows_owner(pos.rules, cell.seat())
     }
 }
 
@@ -263,12 +250,14 @@ impl Observer {
     /// Whether this observer knows every piece of `owner` through ownership or partnership
     /// (not through announcements).
     fn knows_owner(self, rules: Rules, owner: Seat) -> bool {
+        // Half-open play exists only on the four-player board (`Rules::new` checks).
         let half = rules.mode == Mode::HalfOpen;
         match self {
             Observer::Seat(s) => owner == s || (half && owner == partner(s)),
             Observer::Team(t) => match rules.board {
                 BoardKind::TwoPlayer => owner == t,
-                BoardKind::FourPlayer => owner & 1 == t && (half || owner == t || owner == t + 2),
+                // Both partners' pieces: the team pools what its seats know.
+                BoardKind::FourPlayer => owner & 1 == t,
             },
             Observer::Referee => true,
             Observer::Public => false,
