@@ -2,32 +2,14 @@
 //! boards, and uniform-random playouts.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use junqi_core::playout::random_playout;
+use junqi_core::playout::{random_playout, random_position};
 use junqi_core::*;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-/// A position reached by `plies` random plies from a random start (re-rolled until the game is
-/// still going).
 fn sample(board: BoardKind, mode: Mode, plies: u32, seed: u64) -> Position {
     let rules = Rules::defaults(board, mode).unwrap();
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    loop {
-        let mut pos = Position::random_start(rules, &mut rng);
-        let mut buf = Vec::new();
-        for _ in 0..plies {
-            if pos.is_over() {
-                break;
-            }
-            buf.clear();
-            pos.legal_actions_into(&mut buf);
-            let a = buf[rng.gen_range(0..buf.len())];
-            pos.play_unchecked(a, &mut ());
-        }
-        if !pos.is_over() {
-            return pos;
-        }
-    }
+    random_position(rules, plies, &mut ChaCha8Rng::seed_from_u64(seed))
 }
 
 fn movegen(c: &mut Criterion) {

@@ -2,28 +2,11 @@
 //! middle games and endgames reached by seeded random play, several modes and options) with
 //! their perft counts. Run `cargo run --release -p junqi-core --example perft_suite`.
 
-use junqi_core::playout::perft;
+use junqi_core::playout::{perft, random_position};
 use junqi_core::text::position_to_text;
 use junqi_core::*;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-
-fn after(rules: Rules, seed: u64, plies: u32) -> Position {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    loop {
-        let mut pos = Position::random_start(rules, &mut rng);
-        for _ in 0..plies {
-            if pos.is_over() {
-                break;
-            }
-            let acts = pos.legal_actions();
-            pos.play_unchecked(acts[rng.gen_range(0..acts.len())], &mut ());
-        }
-        if !pos.is_over() {
-            return pos;
-        }
-    }
-}
 
 fn main() {
     let cases: Vec<(&str, BoardKind, Mode, &str, u32, u32)> = vec![
@@ -133,7 +116,7 @@ fn main() {
         let o =
             Options::from_json(board, mode, Some(&serde_json::from_str(opts).unwrap())).unwrap();
         let rules = Rules::new(board, mode, o).unwrap();
-        let pos = after(rules, 100 + i as u64, plies);
+        let pos = random_position(rules, plies, &mut ChaCha8Rng::seed_from_u64(100 + i as u64));
         println!();
         println!("id {id}");
         println!("pos {}", position_to_text(&pos));

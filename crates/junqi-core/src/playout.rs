@@ -2,19 +2,25 @@
 //! bots.
 
 use crate::event::{Action, Outcome};
+use crate::options::Rules;
 use crate::position::Position;
 use crate::referee::ActionList;
 use rand::Rng;
 
-/// Play uniformly random legal actions from `pos` until the game ends. `buf` is a reusable
-/// action buffer (no allocation once it has grown). Returns the outcome and the plies played.
-pub fn random_playout(
+/// Play up to `plies` uniformly random legal actions from `pos`, stopping early if the game
+/// ends. `buf` is a reusable action buffer (no allocation once it has grown). Returns the plies
+/// played.
+pub fn random_plies(
     pos: &mut Position,
+    plies: u32,
     rng: &mut impl Rng,
     buf: &mut ActionList,
-) -> (Outcome, u32) {
+) -> u32 {
     let start = pos.plies();
-    while pos.outcome().is_none() {
+    for _ in 0..plies {
+        if pos.is_over() {
+            break;
+        }
         buf.clear();
         pos.legal_actions_into(buf);
         // The referee never leaves a seat to move without a legal action while the game goes on.
@@ -22,7 +28,32 @@ pub fn random_playout(
         let a: Action = buf[rng.gen_range(0..buf.len())];
         pos.play_unchecked(a, &mut ());
     }
-    (pos.outcome().expect("game over"), pos.plies() - start)
+    pos.plies() - start
+}
+
+/// Play uniformly random legal actions from `pos` (a game in progress) until the game ends.
+/// Returns the outcome and the plies played.
+pub fn random_playout(
+    pos: &mut Position,
+    rng: &mut impl Rng,
+    buf: &mut ActionList,
+) -> (Outcome, u32) {
+    let plies = random_plies(pos, u32::MAX, rng, buf);
+    (pos.outcome().expect("game over"), plies)
+}
+
+/// A position reached by `plies` uniformly random plies from a random start (random
+/// deployments or a deal) under `rules`, drawn again until the game is still going: sample
+/// positions for benchmarks, perft suites and tests.
+pub fn random_position(rules: Rules, plies: u32, rng: &mut impl Rng) -> Position {
+    let mut buf = Vec::new();
+    loop {
+        let mut pos = Position::random_start(rules, rng);
+        random_plies(&mut pos, plies, rng, &mut buf);
+        if !pos.is_over() {
+            return pos;
+        }
+    }
 }
 
 /// Count the action sequences of `depth` plies from `pos` (perft). A finished game counts as a
