@@ -89,14 +89,7 @@ impl SearchBot {
         }
     }
 
-    fn alphabeta(
-        &mut self,
-        pos: &Position,
-        depth: u32,
-        mut alpha: f64,
-        mut beta: f64,
-        ply: usize,
-    ) -> f64 {
+    fn alphabeta(&mut self, pos: &Position, depth: u32, alpha: f64, beta: f64, ply: usize) -> f64 {
         self.nodes += 1;
         if pos.is_over() {
             return evaluate(pos, self.seat);
@@ -104,41 +97,74 @@ impl SearchBot {
         if depth == 0 {
             return self.quiesce(pos, self.cfg.quiescence, alpha, beta, ply);
         }
+        let maximize = self.maximizing(pos);
+        let mut actions = self.take_actions(pos, ply);
+        order(pos, &mut actions);
+        let init = if maximize {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
+        let mut w = Window {
+            maximize,
+            alpha,
+            beta,
+            best: init,
+        };
+        for &a in &actions {
+            let mut next = pos.clone();
+            next.play_unchecked(a, &mut ());
+            let v = self.alphabeta(&next, depth - 1, w.alpha, w.beta, ply + 1);
+            if w.update(v) {
+                break;
+            }
+        }
+        self.buf[ply] = actions;
+        if w.best.is_infinite() {
+            evaluate(pos, self.seat)
+        } else {
+            w.best
+        }
+    }
+
+    /// Whether the side to move in `pos` is ours (the maximizing side).
+    fn maximizing(&self, pos: &Position) -> bool {
         let board = pos.rules().board;
-        let maximize = team_of(board, pos.to_move()) == team_of(board, self.seat);
+        team_of(board, pos.to_move()) == team_of(board, self.seat)
+    }
+
+    /// The legal actions of `pos` in the reusable buffer of search depth `ply` (give it back
+    /// with `self.buf[ply] = actions` when done).
+    fn take_actions(&mut self, pos: &Position, ply: usize) -> Vec<Action> {
         if self.buf.len() <= ply {
             self.buf.resize_with(ply + 1, Vec::new);
         }
         let mut actions = std::mem::take(&mut self.buf[ply]);
         actions.clear();
         pos.legal_actions_into(&mut actions);
-        order(pos, &mut actions);
-        let mut best = if maximize {
-            f64::NEG_INFINITY
+        actions
+    }
+}
+
+/// The alpha-beta window of one node and the best value found there.
+struct Window {
+    maximize: bool,
+    alpha: f64,
+    beta: f64,
+    best: f64,
+}
+
+impl Window {
+    /// Take a child's value; returns whether the remaining children can be cut off.
+    fn update(&mut self, v: f64) -> bool {
+        if self.maximize {
+            self.best = self.best.max(v);
+            self.alpha = self.alpha.max(v);
         } else {
-            f64::INFINITY
-        };
-        for &a in &actions {
-            let mut next = pos.clone();
-            next.play_unchecked(a, &mut ());
-            let v = self.alphabeta(&next, depth - 1, alpha, beta, ply + 1);
-            if maximize {
-                best = best.max(v);
-                alpha = alpha.max(v);
-            } else {
-                best = best.min(v);
-                beta = beta.min(v);
-            }
-            if alpha >= beta {
-                break;
-            }
+            self.best = self.best.min(v);
+            self.beta = self.beta.min(v);
         }
-        self.buf[ply] = actions;
-        if best.is_infinite() {
-            evaluate(pos, self.seat)
-        } else {
-            best
-        }
+        self.alpha >= self.beta
     }
 }
 
@@ -158,8 +184,7 @@ impl SearchBot {
         if qdepth == 0 || pos.is_over() || self.nodes >= self.node_cap {
             return stand;
         }
-        let board = pos.rules().board;
-        let maximize = team_of(board, pos.to_move()) == team_of(board, self.seat);
+        let maximize = self.maximizing(pos);
         if maximize {
             if stand >= beta {
                 return stand;
@@ -171,33 +196,26 @@ impl SearchBot {
             }
             beta = beta.min(stand);
         }
-        if self.buf.len() <= ply {
-            self.buf.resize_with(ply + 1, Vec::new);
-        }
-        let mut actions = std::mem::take(&mut self.buf[ply]);
-        actions.clear();
-        pos.legal_actions_into(&mut actions);
+        let mut actions = self.take_actions(pos, ply);
         actions.retain(|a| matches!(*a, Action::Move { to, .. } if pos.piece_at(to).is_some()));
         order(pos, &mut actions);
-        let mut best = stand;
+        let mut w = Window {
+            maximize,
+            alpha,
+            beta,
+            best: stand,
+        };
         for &a in &actions {
             self.nodes += 1;
             let mut next = pos.clone();
             next.play_unchecked(a, &mut ());
-            let v = self.quiesce(&next, qdepth - 1, alpha, beta, ply + 1);
-            if maximize {
-                best = best.max(v);
-                alpha = alpha.max(v);
-            } else {
-                best = best.min(v);
-                beta = beta.min(v);
-            }
-            if alpha >= beta {
+            let v = self.quiesce(&next, qdepth - 1, w.alpha, w.beta, ply + 1);
+            if w.update(v) {
                 break;
             }
         }
         self.buf[ply] = actions;
-        best
+        w.best
     }
 }
 
