@@ -1283,6 +1283,24 @@ impl Table {
         Ok(seat)
     }
 
+    /// The seat of a connection that may vote on a draw (a person seated in a game in progress
+    /// and still in it), with every seat still in the game (all of them must accept).
+    fn draw_voter(&self, conn: u64) -> Result<(Seat, Vec<Seat>), String> {
+        let seat = self.require_playing_seat(conn)?;
+        let pos = self
+            .game
+            .as_ref()
+            .map(|g| g.position())
+            .ok_or("the game has not started")?;
+        if pos.is_eliminated(seat) {
+            return Err("you are out of the game".into());
+        }
+        let remaining = (0..self.seats.len() as Seat)
+            .filter(|&s| !pos.is_eliminated(s))
+            .collect();
+        Ok((seat, remaining))
+    }
+
     async fn message(
         &mut self,
         conn: u64,
@@ -1459,21 +1477,10 @@ impl Table {
                 Status::Over => Err("the game is over".into()),
             },
             ClientMsg::OfferDraw => {
-                let seat = self.require_playing_seat(conn)?;
-                let pos = self
-                    .game
-                    .as_ref()
-                    .map(|g| g.position())
-                    .ok_or("the game has not started")?;
-                if pos.is_eliminated(seat) {
-                    return Err("you are out of the game".into());
-                }
+                let (seat, remaining) = self.draw_voter(conn)?;
                 if self.draw.is_some() {
                     return Err("a draw offer is already open".into());
                 }
-                let remaining: Vec<Seat> = (0..self.seats.len() as Seat)
-                    .filter(|&s| !pos.is_eliminated(s))
-                    .collect();
                 let bot_refuses = remaining.iter().find(|&&s| {
                     s != seat && matches!(self.seats[s as usize].kind, SeatKind::Bot { .. })
                 });
@@ -1495,18 +1502,7 @@ impl Table {
                 Ok(())
             }
             ClientMsg::AcceptDraw => {
-                let seat = self.require_playing_seat(conn)?;
-                let pos = self
-                    .game
-                    .as_ref()
-                    .map(|g| g.position())
-                    .ok_or("the game has not started")?;
-                if pos.is_eliminated(seat) {
-                    return Err("you are out of the game".into());
-                }
-                let remaining: Vec<Seat> = (0..self.seats.len() as Seat)
-                    .filter(|&s| !pos.is_eliminated(s))
-                    .collect();
+                let (seat, remaining) = self.draw_voter(conn)?;
                 let offer = self.draw.as_mut().ok_or("there is no draw offer")?;
                 offer.accepted.insert(seat);
                 let (by, accepted) = (offer.by, offer.accepted.clone());
