@@ -196,11 +196,12 @@ fn flag_exposure(
     let topo = obs.topology();
     let occ = |s: Square| s == to || (s != from && view.cells[s.index()].is_some());
     let mine = |s: Square| -> bool {
-        if s == to {
-            return true;
-        }
+        // (A piece in an HQ, including one moving there now, never moves again.)
         if s == from || topo.kind(s) == SquareKind::Headquarters {
             return false;
+        }
+        if s == to {
+            return true;
         }
         obs.piece_at(s).is_some_and(|p| {
             !p.face_down
@@ -261,6 +262,75 @@ fn flag_exposure(
     total
 }
 
+/// How many of our pieces could move after our piece moves `from` → `to` and stays there (or
+/// now, with no move): pieces of ours that can move (not landmines or flags, not stuck in an HQ)
+/// with a neighbouring square that is empty or holds an enemy piece outside a camp. With none
+/// left the game is lost (no movable pieces, or walled in by our own pieces).
+fn mobile_pieces(obs: &Observation, seat: Seat, mv: Option<(Square, Square)>) -> usize {
+    let topo = obs.topology();
+    let owner = my_owner(obs, seat);
+    if owner.is_none() {
+        return 0;
+    }
+    // Who stands where after the move (`from` is left empty, `to` is ours): None if empty,
+    // Some(true) for an enemy piece, Some(false) for ours or a partner's.
+    let enemy_at = |s: Square| -> Option<bool> {
+        match mv {
+            Some((_, to)) if s == to => return Some(false),
+            Some((from, _)) if s == from => return None,
+            _ => {}
+        }
+        obs.piece_at(s)
+            .map(|p| p.seat.is_some_and(|o| is_enemy(obs, seat, o)))
+    };
+    let can_leave = |at: Square| {
+        topo.kind(at) != SquareKind::Headquarters
+            && topo.neighbours(at).any(|n| match enemy_at(n) {
+                None => true,
+                Some(enemy) => enemy && topo.kind(n) != SquareKind::Camp,
+            })
+    };
+    let others = obs
+        .pieces
+        .iter()
+        .filter(|p| {
+            mv.is_none_or(|(from, to)| p.at != from && p.at != to)
+                && p.seat == owner
+                && !p.face_down
+                && p.role.is_some_and(|r| r.is_movable())
+                && can_leave(p.at)
+        })
+        .count();
+    others + mv.map_or(0, |(_, to)| usize::from(can_leave(to)))
+}
+
+/// Steps (one square at a time) from every square to `target`, through empty squares and
+/// squares of our own movable pieces (which can make way), never through an HQ; squares that
+/// cannot get there count as far away.
+fn steps_to(obs: &Observation, seat: Seat, target: Square) -> Vec<u8> {
+    const FAR: u8 = 30;
+    let topo = obs.topology();
+    let passable = |s: Square| {
+        topo.kind(s) != SquareKind::Headquarters
+            && obs.piece_at(s).is_none_or(|p| {
+                p.seat.is_some_and(|o| !is_enemy(obs, seat, o))
+                    && p.role.is_none_or(|r| r.is_movable())
+            })
+    };
+    let mut steps = vec![FAR; topo.len()];
+    steps[target.index()] = 0;
+    let mut queue = std::collections::VecDeque::from([target]);
+    while let Some(s) = queue.pop_front() {
+        for n in topo.neighbours(s) {
+            if steps[n.index()] == FAR && passable(n) {
+                steps[n.index()] = steps[s.index()] + 1;
+                queue.push_back(n);
+            }
+        }
+    }
+    steps
+}
+
 /// Score every legal action of `obs` for `seat` (higher is better).
 pub(crate) fn score_actions(
     obs: &Observation,
@@ -307,19 +377,44 @@ pub(crate) fn score_actions(
             .min()
             .unwrap_or(0) as f64
     };
-    // Our movable pieces that can still move (a piece in an HQ stays for good): losing the last
-    // one loses the game.
-    let movers = obs
+    // Enemy pieces in an HQ that may be the flag, with that chance and the number of steps to
+    // them from each square: the way to end a game that attacks alone do not (a lone piece
+    // against pieces sitting in camps, say).
+    let flag_hqs: Vec<(Square, f64, Vec<u8>)> = obs
         .pieces
         .iter()
         .filter(|p| {
-            owner.is_some()
-                && p.seat == owner
-                && !p.face_down
-                && p.role.is_some_and(|r| r.is_movable())
-                && topo.kind(p.at) != SquareKind::Headquarters
+            topo.kind(p.at) == SquareKind::Headquarters
+                && p.seat.is_some_and(|o| is_enemy(obs, seat, o))
         })
-        .count();
+        .filter_map(|p| {
+            let (_, d) = view.cells[p.at.index()].as_ref()?;
+            let pf = d[Role::Flag as usize];
+            (pf > 0.05).then(|| (p.at, pf, steps_to(obs, seat, p.at)))
+        })
+        .collect();
+    // How far `sq` is from the likely flags, in steps weighted by the chance (lower is closer).
+    let flag_distance = |sq: Square| -> f64 {
+        flag_hqs
+            .iter()
+            .map(|(_, pf, steps)| pf * steps[sq.index()] as f64 + 12.0 * (1.0 - pf))
+            .fold(f64::INFINITY, f64::min)
+    };
+    // The best chance that a piece on `sq` could take the flag next turn.
+    let flag_next = |sq: Square| -> f64 {
+        flag_hqs
+            .iter()
+            .filter(|(h, _, _)| topo.adjacent(sq, *h))
+            .map(|(_, pf, _)| *pf)
+            .fold(0.0, f64::max)
+    };
+    // Our pieces that can still move (a piece in an HQ stays for good, one walled in by our own
+    // pieces stays until they move): losing the last one loses the game.
+    let movers = if obs.rules.mode == Mode::Flip {
+        usize::MAX
+    } else {
+        mobile_pieces(obs, seat, None)
+    };
     let pressure = obs.quiet_plies as f64 / obs.rules.options.quiet_plies.max(1) as f64;
     // (Less so as a quiet-plies draw nears.)
     let last = if movers <= 1 && obs.rules.mode != Mode::Flip {
@@ -348,6 +443,18 @@ pub(crate) fn score_actions(
                 let own = owner.unwrap_or(seat);
                 let here = last * danger(obs, &view, seat, me, from, from);
                 let mut s = here;
+                // The chance that `to` holds the enemy flag (taking it ends the game).
+                let flag_chance = view.cells[to.index()]
+                    .as_ref()
+                    .map_or(0.0, |(_, d)| d[Role::Flag as usize]);
+                // A piece that enters an HQ stays there for good: it is lost to play.
+                if topo.kind(to) == SquareKind::Headquarters {
+                    s -= (1.0 - flag_chance) * (0.5 + 0.25 * value(me));
+                }
+                // Walling in our last pieces (or parking the last one in an HQ) loses the game.
+                if movers <= 4 && mobile_pieces(obs, seat, Some((from, to))) == 0 {
+                    s -= 100.0 * (1.0 - flag_chance);
+                }
                 if let Some(f) = flag {
                     s -= flag_exposure(obs, &view, seat, f, from, to);
                 }
@@ -388,8 +495,12 @@ pub(crate) fn score_actions(
                         if topo.kind(to) == SquareKind::Camp {
                             s += 0.15;
                         }
-                        if topo.kind(to) == SquareKind::Headquarters {
-                            s -= 0.5;
+                        // Head for the enemy flag, more so as a quiet-plies draw nears, and
+                        // step next to it (to take it on the next move).
+                        if !flag_hqs.is_empty() {
+                            s += (0.1 + 0.5 * pressure)
+                                * (flag_distance(from) - flag_distance(to)).clamp(-2.0, 2.0);
+                            s += (1.0 + 6.0 * pressure) * flag_next(to);
                         }
                     }
                 }
