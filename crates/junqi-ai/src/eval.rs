@@ -1,6 +1,7 @@
 //! Static evaluation shared by the bots: piece values, who is an enemy, and the evaluation of a
 //! full (determinized) position from one side's point of view.
 
+use junqi_core::combat::resolve;
 use junqi_core::types::team_of;
 use junqi_core::{Mode, Observation, Position, Role, Seat, SquareKind, Topology};
 
@@ -77,6 +78,16 @@ pub fn evaluate(pos: &Position, seat: Seat) -> f64 {
             _ => 0.0,
         };
     }
+    // The side to move can take a flag now: as good as the game (short of a proof: the search
+    // goes on to play it, and this keeps a stand-pat from hiding the threat).
+    let mover = team_of(board, pos.to_move());
+    if threatens_flag(pos, mover) {
+        return if mover == my_team {
+            WIN / 2.0
+        } else {
+            -WIN / 2.0
+        };
+    }
     let flip = pos.rules().mode == Mode::Flip;
     let topo = pos.topology();
     let side_of = |owner: u8| -> Option<u8> {
@@ -120,9 +131,127 @@ pub fn evaluate(pos: &Position, seat: Seat) -> f64 {
         }
         score += sign * v;
     }
+    if flip {
+        score += flip_plan(pos, my_team);
+    }
     // A quiet-plies draw scores 0: as it nears, the position's worth shrinks towards that, so
     // the side ahead prefers an attack (which resets the count) to another quiet move.
     let limit = pos.rules().options.quiet_plies.max(1) as f64;
     let pressure = (pos.quiet_plies() as f64 / limit).min(1.0);
     score * (1.0 - 0.6 * pressure * pressure)
+}
+
+/// Manhattan distance between two squares' coordinates: a cheap stand-in for the number of
+/// moves (rails only make it shorter), good enough to tell the search which way is closer.
+fn distance(topo: &Topology, a: junqi_core::Square, b: junqi_core::Square) -> i32 {
+    let (ax, ay) = topo.coords(a);
+    let (bx, by) = topo.coords(b);
+    (ax as i32 - bx as i32).abs() + (ay as i32 - by as i32).abs()
+}
+
+/// Flip play's plans, from `my_team`'s side (each term counted for both sides, opposite signs).
+/// Once everything is face up, material alone gives a search no direction and games end in the
+/// quiet-plies draw; these terms give the ways a flip game is won a gradient:
+/// - the flag: it may be taken only once its colour's three landmines are gone, so each enemy
+///   landmine cleared is worth more than its material, engineers (which clear them safely) are
+///   drawn towards face-up enemy landmines, and a flag left unguarded draws every piece;
+/// - elimination: each movable piece is drawn towards the nearest enemy piece it beats.
+fn flip_plan(pos: &Position, my_team: u8) -> f64 {
+    let topo = pos.topology();
+    let rules = *pos.rules();
+    let board = rules.board;
+    if pos.flip_colours().is_none() {
+        return 0.0;
+    }
+    // Per colour: landmines left (face down included), the flag's square if face up.
+    let mut mines = [0u32; 2];
+    let mut flag: [Option<junqi_core::Square>; 2] = [None; 2];
+    for (sq, p) in pos.pieces() {
+        if p.role == Role::Landmine {
+            mines[p.seat as usize & 1] += 1;
+        } else if p.role == Role::Flag && !p.face_down {
+            flag[p.seat as usize & 1] = Some(sq);
+        }
+    }
+    let mut score = 0.0;
+    for colour in 0..2u8 {
+        let side = team_of(board, pos.seat_of_colour(colour).unwrap_or(0));
+        let sign = if side == my_team { 1.0 } else { -1.0 };
+        let enemy = 1 - colour;
+        let mut plan = 0.8 * (3u32.saturating_sub(mines[enemy as usize])) as f64;
+        let target_flag = flag[enemy as usize].filter(|_| mines[enemy as usize] == 0);
+        for (sq, p) in pos.pieces() {
+            if p.seat != colour || p.face_down || !p.role.is_movable() {
+                continue;
+            }
+            // Nearest enemy piece this one takes (or, for an engineer, a landmine it clears).
+            let mut best = i32::MAX;
+            for (esq, e) in pos.pieces() {
+                if e.seat != enemy || e.face_down || e.role == Role::Flag {
+                    continue;
+                }
+                let r = resolve(&rules, p.role, e.role);
+                if r.attacker_survives && !r.defender_survives {
+                    best = best.min(distance(topo, sq, esq));
+                }
+            }
+            if best < 9 {
+                let w = if p.role == Role::Engineer { 0.12 } else { 0.05 };
+                plan += w * (9 - best) as f64;
+            }
+            if let Some(f) = target_flag {
+                plan += 0.3 * (10 - distance(topo, sq, f)).max(0) as f64;
+            }
+        }
+        if target_flag.is_some() {
+            plan += 4.0;
+        }
+        score += sign * plan;
+    }
+    score
+}
+
+/// Whether a piece of `team` stands next to an enemy flag it may take on its next move (with
+/// `win_by_flag = capture`: taking the flag ends the game). Only neighbours are looked at: no HQ
+/// lies on the railway, so a flag in an HQ is reached only from a neighbouring square (a flip
+/// flag off the HQs may also be reached along a rail line; that is left to the search).
+pub fn threatens_flag(pos: &Position, team: u8) -> bool {
+    let rules = pos.rules();
+    if rules.carry_home() {
+        return false;
+    }
+    let board = rules.board;
+    let topo = pos.topology();
+    let team_of_owner = |owner: u8| -> Option<u8> {
+        if rules.mode == Mode::Flip {
+            pos.seat_of_colour(owner).map(|s| team_of(board, s))
+        } else {
+            Some(team_of(board, owner))
+        }
+    };
+    for (fsq, f) in pos.pieces() {
+        if f.role != Role::Flag || f.face_down || team_of_owner(f.seat) == Some(team) {
+            continue;
+        }
+        if rules.options.flag_guarded_by_mines
+            && pos
+                .pieces()
+                .any(|(_, p)| p.seat == f.seat && p.role == Role::Landmine)
+        {
+            continue;
+        }
+        for n in topo.neighbours(fsq) {
+            let Some(p) = pos.piece_at(n) else { continue };
+            if p.face_down
+                || !p.role.is_movable()
+                || team_of_owner(p.seat) != Some(team)
+                || (rules.hq_locked() && topo.kind(n) == SquareKind::Headquarters)
+                || (board == junqi_core::BoardKind::FourPlayer && pos.is_eliminated(p.seat))
+            {
+                continue;
+            }
+            return true;
+        }
+    }
+    false
 }

@@ -12,7 +12,7 @@
 use crate::belief::Belief;
 use crate::bot::{Bot, BotError, Budget};
 use crate::deploygen::layout_for_bot;
-use crate::eval::{evaluate, value, WIN};
+use crate::eval::{evaluate, threatens_flag, value, WIN};
 use crate::heuristic::score_actions;
 use junqi_core::combat::resolve;
 use junqi_core::types::team_of;
@@ -67,10 +67,16 @@ pub struct SearchBot {
     /// Past this many nodes the quiescence stands pat (a node budget must not be overrun
     /// far by one large world).
     node_cap: u64,
+    /// Set when a deepening search runs out of budget mid-iteration (its values are then void).
+    aborted: bool,
+    /// The node count or the deadline at which a deepening search stops.
+    stop_at: Option<(u64, Option<Instant>)>,
     /// Nodes searched in the last decision.
     pub last_nodes: u64,
     /// Worlds sampled in the last decision.
     pub last_worlds: u32,
+    /// Depth of the last full iteration of a deepening search (0: sampled worlds instead).
+    pub last_depth: u32,
 }
 
 impl SearchBot {
@@ -84,13 +90,20 @@ impl SearchBot {
             buf: Vec::new(),
             nodes: 0,
             node_cap: u64::MAX,
+            aborted: false,
+            stop_at: None,
             last_nodes: 0,
             last_worlds: 0,
+            last_depth: 0,
         }
     }
 
     fn alphabeta(&mut self, pos: &Position, depth: u32, alpha: f64, beta: f64, ply: usize) -> f64 {
         self.nodes += 1;
+        if self.out_of_budget() {
+            self.aborted = true;
+            return 0.0;
+        }
         if pos.is_over() {
             return evaluate(pos, self.seat);
         }
@@ -115,6 +128,9 @@ impl SearchBot {
             let mut next = pos.clone();
             next.play_unchecked(a, &mut ());
             let v = self.alphabeta(&next, depth - 1, w.alpha, w.beta, ply + 1);
+            if self.aborted {
+                break;
+            }
             if w.update(v) {
                 break;
             }
@@ -124,6 +140,18 @@ impl SearchBot {
             evaluate(pos, self.seat)
         } else {
             w.best
+        }
+    }
+
+    /// Whether a deepening search must stop now (checked at every node; the clock only every
+    /// 1024 nodes, as reading it costs more than a node).
+    fn out_of_budget(&self) -> bool {
+        match self.stop_at {
+            None => false,
+            Some((max_nodes, deadline)) => {
+                self.nodes >= max_nodes
+                    || (self.nodes % 1024 == 0 && deadline.is_some_and(|d| Instant::now() >= d))
+            }
         }
     }
 
@@ -185,6 +213,16 @@ impl SearchBot {
             return stand;
         }
         let maximize = self.maximizing(pos);
+        // A side whose flag the other side could take next move may not stand pat nor only
+        // capture: every reply is searched (like check evasions in chess), so a threat one
+        // move beyond the horizon is not mistaken for a quiet position.
+        let mover_team = team_of(pos.rules().board, pos.to_move());
+        let threatened = (0..pos.seats() as u8)
+            .map(|s| team_of(pos.rules().board, s))
+            .any(|t| t != mover_team && threatens_flag(pos, t));
+        if threatened {
+            return self.evade(pos, qdepth, alpha, beta, ply, maximize);
+        }
         if maximize {
             if stand >= beta {
                 return stand;
@@ -218,6 +256,146 @@ impl SearchBot {
         w.best
     }
 }
+
+impl SearchBot {
+    /// Quiescence at a node whose mover's flag is threatened: every legal action is tried
+    /// (quiescence goes on below), and the best is the node's value.
+    fn evade(
+        &mut self,
+        pos: &Position,
+        qdepth: u32,
+        alpha: f64,
+        beta: f64,
+        ply: usize,
+        maximize: bool,
+    ) -> f64 {
+        let mut actions = self.take_actions(pos, ply);
+        order(pos, &mut actions);
+        let mut w = Window {
+            maximize,
+            alpha,
+            beta,
+            best: if maximize {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            },
+        };
+        for &a in &actions {
+            self.nodes += 1;
+            let mut next = pos.clone();
+            next.play_unchecked(a, &mut ());
+            let v = self.quiesce(&next, qdepth - 1, w.alpha, w.beta, ply + 1);
+            if w.update(v) {
+                break;
+            }
+        }
+        self.buf[ply] = actions;
+        if w.best.is_infinite() {
+            evaluate(pos, self.seat)
+        } else {
+            w.best
+        }
+    }
+}
+
+/// Whether the observation leaves nothing hidden (every piece's owner and role known, none
+/// face down): flip play once every piece is turned up, open play, or a dark endgame where
+/// every enemy piece has been identified. Then every sampled world is the same one.
+fn is_certain(obs: &Observation) -> bool {
+    obs.pieces
+        .iter()
+        .all(|p| p.role.is_some() && p.seat.is_some() && !p.face_down)
+}
+
+impl SearchBot {
+    /// The search when nothing is hidden: one world, searched by iterative deepening (depth
+    /// 2, 3, …) until the budget is spent, instead of the same world sampled again and again.
+    /// The root keeps exact values of `search value + heuristic_weight × heuristic score`: each
+    /// action is searched with the window that could still make it the best. An iteration cut
+    /// short by the budget keeps the values of the actions it finished (the previous best is
+    /// searched first, so its move is never worse than the last full iteration's).
+    fn deepen(
+        &mut self,
+        obs: &Observation,
+        actions: &[Action],
+        heur: &[(Action, f64)],
+        max_nodes: u64,
+        deadline: Option<Instant>,
+    ) -> Action {
+        let mut rng = ChaCha8Rng::seed_from_u64(self.rng.gen());
+        let world = self
+            .belief
+            .as_mut()
+            .and_then(|b| b.sample_world(obs, &mut rng));
+        let Some(world) = world else {
+            return actions[0];
+        };
+        let h: Vec<f64> = actions
+            .iter()
+            .map(|&a| {
+                self.cfg.heuristic_weight * heur.iter().find(|x| x.0 == a).map_or(0.0, |x| x.1)
+            })
+            .collect();
+        // Root order: best total of the last iteration first (heuristic score at first).
+        let mut order_idx: Vec<usize> = (0..actions.len()).collect();
+        order_idx.sort_by(|&a, &b| h[b].total_cmp(&h[a]));
+        self.nodes = 0;
+        self.node_cap = max_nodes;
+        self.aborted = false;
+        self.stop_at = Some((max_nodes, deadline));
+        let mut best = order_idx[0];
+        let mut depth = self.cfg.depth.max(1);
+        let mut completed = 0;
+        while depth <= MAX_DEPTH {
+            let mut totals: Vec<(usize, f64)> = Vec::with_capacity(actions.len());
+            let mut best_total = f64::NEG_INFINITY;
+            for &i in &order_idx {
+                let mut next = world.clone();
+                next.play_unchecked(actions[i], &mut ());
+                // Only a value above `best_total - h[i]` can matter.
+                let alpha = (best_total - h[i]).max(-2.0 * WIN);
+                let v = self.alphabeta(&next, depth - 1, alpha, 2.0 * WIN, 1);
+                if self.aborted || self.out_of_budget() {
+                    break;
+                }
+                let total = v + h[i];
+                if total > best_total {
+                    best_total = total;
+                }
+                totals.push((i, total));
+            }
+            let full = totals.len() == actions.len();
+            if let Some(&(i, _)) = totals.iter().max_by(|a, b| a.1.total_cmp(&b.1)) {
+                // A partial iteration counts only if it finished the previous best (searched
+                // first); a move that beats it at this depth is then a real improvement.
+                if full || totals[0].0 == best {
+                    best = i;
+                }
+            }
+            if !full {
+                break;
+            }
+            completed = depth;
+            // Next iteration: this one's best first, the others by total.
+            totals.sort_by(|a, b| b.1.total_cmp(&a.1));
+            order_idx = totals.iter().map(|t| t.0).collect();
+            if best_total.abs() >= 0.75 * WIN {
+                break; // the game's end is in sight: deeper search will not change it
+            }
+            depth += 1;
+        }
+        self.stop_at = None;
+        self.aborted = false;
+        self.last_nodes = self.nodes;
+        self.last_worlds = 1;
+        self.last_depth = completed;
+        actions[best]
+    }
+}
+
+/// Deepest iteration of the deepening search.
+const MAX_DEPTH: u32 = 12;
 
 /// Move ordering: attacks first, winning ones (in this determinized world the outcome is
 /// known) by the value taken minus the value lost, then quiet moves, then flips.
@@ -292,6 +470,17 @@ impl Bot for SearchBot {
             Budget::Nodes(n) => (u64::MAX, n.max(1), None),
             Budget::Time(t) => (u64::MAX, u64::MAX, Some(t)),
         };
+        if is_certain(obs) {
+            let deadline = deadline.map(|d| start + d);
+            // With `Iterations(n)` (no node cap) deepen up to the node count the same number of
+            // worlds would cost at depth 2, roughly, so the budget still bounds the work.
+            let max_nodes = if max_nodes == u64::MAX && deadline.is_none() {
+                max_worlds.saturating_mul(2_000)
+            } else {
+                max_nodes
+            };
+            return Ok(self.deepen(obs, &actions, &heur, max_nodes, deadline));
+        }
         let mut sum = vec![0.0f64; actions.len()];
         let mut cnt = vec![0u32; actions.len()];
         self.nodes = 0;
@@ -327,6 +516,7 @@ impl Bot for SearchBot {
         }
         self.last_nodes = self.nodes;
         self.last_worlds = worlds as u32;
+        self.last_depth = 0;
         let mut best = actions[0];
         let mut best_s = f64::NEG_INFINITY;
         for (i, &a) in actions.iter().enumerate() {
