@@ -21,6 +21,9 @@ pub const VALUES: [f64; 12] = [
     30.0, // flag (its loss ends the game; this is only for expectations)
 ];
 
+/// Penalty for an owner with 0, 1, 2 or 3 pieces left that can move (none: already out).
+const LAST_MOVERS: [f64; 4] = [0.0, 6.0, 3.0, 1.5];
+
 /// The score of a won game (minus: lost).
 pub const WIN: f64 = 10_000.0;
 
@@ -99,16 +102,22 @@ pub fn evaluate(pos: &Position, seat: Seat) -> f64 {
     };
     let mut score = 0.0;
     let mut flags: [Option<junqi_core::Square>; 4] = [None; 4];
-    for (sq, p) in pos.pieces() {
+    for (sq, p) in pos.fixed_pieces() {
         if p.role == Role::Flag && !p.face_down {
             flags[p.seat as usize] = Some(sq);
         }
     }
+    // Pieces per owner that can still move (an owner left with none is out of the game).
+    let mut movers = [0u32; 4];
+    let locked = pos.rules().hq_locked();
     for (sq, p) in pos.pieces() {
         let Some(side) = side_of(p.seat) else {
             continue;
         };
         let sign = if side == my_team { 1.0 } else { -1.0 };
+        if p.role.is_movable() && !(locked && topo.kind(sq) == SquareKind::Headquarters) {
+            movers[p.seat as usize] += 1;
+        }
         let mut v = if p.face_down { 3.0 } else { value(p.role) };
         if !p.face_down && p.role.is_movable() {
             v += 0.3 * advance(topo, p.seat, sq);
@@ -130,6 +139,15 @@ pub fn evaluate(pos: &Position, seat: Seat) -> f64 {
             }
         }
         score += sign * v;
+    }
+    // Running out of pieces that move loses the game however much else is left standing, so
+    // the last few are worth more than their rank (an owner with none is already out).
+    for (owner, &n) in movers.iter().enumerate() {
+        let Some(side) = side_of(owner as u8) else {
+            continue;
+        };
+        let sign = if side == my_team { 1.0 } else { -1.0 };
+        score -= sign * LAST_MOVERS.get(n as usize).copied().unwrap_or(0.0);
     }
     if flip {
         score += flip_plan(pos, my_team);
@@ -229,13 +247,13 @@ pub fn threatens_flag(pos: &Position, team: u8) -> bool {
             Some(team_of(board, owner))
         }
     };
-    for (fsq, f) in pos.pieces() {
+    for (fsq, f) in pos.fixed_pieces() {
         if f.role != Role::Flag || f.face_down || team_of_owner(f.seat) == Some(team) {
             continue;
         }
         if rules.options.flag_guarded_by_mines
             && pos
-                .pieces()
+                .fixed_pieces()
                 .any(|(_, p)| p.seat == f.seat && p.role == Role::Landmine)
         {
             continue;

@@ -217,10 +217,7 @@ impl SearchBot {
         // capture: every reply is searched (like check evasions in chess), so a threat one
         // move beyond the horizon is not mistaken for a quiet position.
         let mover_team = team_of(pos.rules().board, pos.to_move());
-        let threatened = (0..pos.seats() as u8)
-            .map(|s| team_of(pos.rules().board, s))
-            .any(|t| t != mover_team && threatens_flag(pos, t));
-        if threatened {
+        if threatens_flag(pos, 1 - mover_team) {
             return self.evade(pos, qdepth, alpha, beta, ply, maximize);
         }
         if maximize {

@@ -497,6 +497,13 @@ impl Position {
             .filter_map(|s| self.piece_at(s).map(|p| (s, p)))
     }
 
+    /// The flags and landmines (the pieces that never move) with their squares, in square
+    /// order: a quick way to find them without scanning the board.
+    pub fn fixed_pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        crate::bits::iter_words(self.fixed)
+            .filter_map(|s| self.piece_at(Square(s)).map(|p| (Square(s), p)))
+    }
+
     /// The seat to move (after the game's end: the seat that acted last).
     pub fn to_move(&self) -> Seat {
         self.to_move
