@@ -3,7 +3,7 @@
 
 use junqi_core::combat::resolve;
 use junqi_core::types::team_of;
-use junqi_core::{Mode, Observation, Position, Role, Seat, SquareKind, Topology};
+use junqi_core::{Mode, Observation, Position, Role, Rules, Seat, SquareKind, Topology};
 
 /// Material value of each role (indexed by `role as usize`).
 pub const VALUES: [f64; 12] = [
@@ -159,14 +159,6 @@ pub fn evaluate(pos: &Position, seat: Seat) -> f64 {
     score * (1.0 - 0.6 * pressure * pressure)
 }
 
-/// Manhattan distance between two squares' coordinates: a cheap stand-in for the number of
-/// moves (rails only make it shorter), good enough to tell the search which way is closer.
-fn distance(topo: &Topology, a: junqi_core::Square, b: junqi_core::Square) -> i32 {
-    let (ax, ay) = topo.coords(a);
-    let (bx, by) = topo.coords(b);
-    (ax as i32 - bx as i32).abs() + (ay as i32 - by as i32).abs()
-}
-
 /// Flip play's plans, from `my_team`'s side (each term counted for both sides, opposite signs).
 /// Once everything is face up, material alone gives a search no direction and games end in the
 /// quiet-plies draw; these terms give the ways a flip game is won a gradient:
@@ -181,44 +173,57 @@ fn flip_plan(pos: &Position, my_team: u8) -> f64 {
     if pos.flip_colours().is_none() {
         return 0.0;
     }
-    // Per colour: landmines left (face down included), the flag's square if face up.
+    let beats = beats_table(&rules);
+    // Per colour: landmines left (face down included), the flag's square if face up, and the
+    // face-up pieces (coordinates and role) — gathered in one pass, as this runs at every leaf.
     let mut mines = [0u32; 2];
-    let mut flag: [Option<junqi_core::Square>; 2] = [None; 2];
+    let mut flag: [Option<(u8, u8)>; 2] = [None; 2];
+    let mut up = [[((0u8, 0u8), Role::Flag); 25]; 2];
+    let mut n_up = [0usize; 2];
     for (sq, p) in pos.pieces() {
+        let c = p.seat as usize & 1;
         if p.role == Role::Landmine {
-            mines[p.seat as usize & 1] += 1;
-        } else if p.role == Role::Flag && !p.face_down {
-            flag[p.seat as usize & 1] = Some(sq);
+            mines[c] += 1;
+        }
+        if p.face_down {
+            continue;
+        }
+        if p.role == Role::Flag {
+            flag[c] = Some(topo.coords(sq));
+        } else if n_up[c] < 25 {
+            up[c][n_up[c]] = (topo.coords(sq), p.role);
+            n_up[c] += 1;
         }
     }
+    // Manhattan distance: a cheap stand-in for the number of moves (rails only make it
+    // shorter), good enough to tell the search which way is closer.
+    let dist = |a: (u8, u8), b: (u8, u8)| -> i32 {
+        (a.0 as i32 - b.0 as i32).abs() + (a.1 as i32 - b.1 as i32).abs()
+    };
     let mut score = 0.0;
-    for colour in 0..2u8 {
-        let side = team_of(board, pos.seat_of_colour(colour).unwrap_or(0));
+    for colour in 0..2usize {
+        let side = team_of(board, pos.seat_of_colour(colour as u8).unwrap_or(0));
         let sign = if side == my_team { 1.0 } else { -1.0 };
         let enemy = 1 - colour;
-        let mut plan = 0.8 * (3u32.saturating_sub(mines[enemy as usize])) as f64;
-        let target_flag = flag[enemy as usize].filter(|_| mines[enemy as usize] == 0);
-        for (sq, p) in pos.pieces() {
-            if p.seat != colour || p.face_down || !p.role.is_movable() {
+        let mut plan = 0.8 * (3u32.saturating_sub(mines[enemy])) as f64;
+        let target_flag = flag[enemy].filter(|_| mines[enemy] == 0);
+        for &(at, role) in &up[colour][..n_up[colour]] {
+            if !role.is_movable() {
                 continue;
             }
             // Nearest enemy piece this one takes (or, for an engineer, a landmine it clears).
             let mut best = i32::MAX;
-            for (esq, e) in pos.pieces() {
-                if e.seat != enemy || e.face_down || e.role == Role::Flag {
-                    continue;
-                }
-                let r = resolve(&rules, p.role, e.role);
-                if r.attacker_survives && !r.defender_survives {
-                    best = best.min(distance(topo, sq, esq));
+            for &(eat, erole) in &up[enemy][..n_up[enemy]] {
+                if beats[role as usize] >> erole as usize & 1 != 0 {
+                    best = best.min(dist(at, eat));
                 }
             }
             if best < 9 {
-                let w = if p.role == Role::Engineer { 0.12 } else { 0.05 };
+                let w = if role == Role::Engineer { 0.12 } else { 0.05 };
                 plan += w * (9 - best) as f64;
             }
             if let Some(f) = target_flag {
-                plan += 0.3 * (10 - distance(topo, sq, f)).max(0) as f64;
+                plan += 0.3 * (10 - dist(at, f)).max(0) as f64;
             }
         }
         if target_flag.is_some() {
@@ -227,6 +232,32 @@ fn flip_plan(pos: &Position, my_team: u8) -> f64 {
         score += sign * plan;
     }
     score
+}
+
+/// For each attacking role, the set (bit per role) of defenders it removes and survives —
+/// computed once per thread and rule set, as the evaluation asks at every leaf.
+fn beats_table(rules: &Rules) -> [u16; 12] {
+    thread_local! {
+        static CACHE: std::cell::Cell<Option<(Rules, [u16; 12])>> = const { std::cell::Cell::new(None) };
+    }
+    CACHE.with(|c| {
+        if let Some((r, t)) = c.get() {
+            if r == *rules {
+                return t;
+            }
+        }
+        let mut t = [0u16; 12];
+        for a in Role::ALL.into_iter().filter(|a| a.is_movable()) {
+            for d in Role::ALL {
+                let r = resolve(rules, a, d);
+                if r.attacker_survives && !r.defender_survives {
+                    t[a as usize] |= 1 << d as usize;
+                }
+            }
+        }
+        c.set(Some((*rules, t)));
+        t
+    })
 }
 
 /// Whether a piece of `team` stands next to an enemy flag it may take on its next move (with
