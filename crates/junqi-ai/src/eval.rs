@@ -200,12 +200,29 @@ fn flip_plan(pos: &Position, my_team: u8) -> f64 {
     let dist = |a: (u8, u8), b: (u8, u8)| -> i32 {
         (a.0 as i32 - b.0 as i32).abs() + (a.1 as i32 - b.1 as i32).abs()
     };
+    // A side with more movable pieces than the other gains by trading (the other runs out of
+    // pieces that move first), so its pieces are drawn towards equal enemy ones too.
+    let mut movers = [0usize; 2];
+    for c in 0..2 {
+        movers[c] = up[c][..n_up[c]]
+            .iter()
+            .filter(|(_, r)| r.is_movable())
+            .count();
+    }
     let mut score = 0.0;
     for colour in 0..2usize {
         let side = team_of(board, pos.seat_of_colour(colour as u8).unwrap_or(0));
         let sign = if side == my_team { 1.0 } else { -1.0 };
         let enemy = 1 - colour;
+        let ahead = movers[colour] > movers[enemy] + 1;
         let mut plan = 0.8 * (3u32.saturating_sub(mines[enemy])) as f64;
+        // Engineers are the safe way through the enemy's landmines: while some are left, the
+        // engineers that could clear them are worth more than their rank.
+        let engineers = up[colour][..n_up[colour]]
+            .iter()
+            .filter(|(_, r)| *r == Role::Engineer)
+            .count() as u32;
+        plan += 1.5 * engineers.min(mines[enemy]) as f64;
         let target_flag = flag[enemy].filter(|_| mines[enemy] == 0);
         for &(at, role) in &up[colour][..n_up[colour]] {
             if !role.is_movable() {
@@ -214,7 +231,9 @@ fn flip_plan(pos: &Position, my_team: u8) -> f64 {
             // Nearest enemy piece this one takes (or, for an engineer, a landmine it clears).
             let mut best = i32::MAX;
             for &(eat, erole) in &up[enemy][..n_up[enemy]] {
-                if beats[role as usize] >> erole as usize & 1 != 0 {
+                let wins = beats.wins[role as usize] >> erole as usize & 1 != 0;
+                let trades = ahead && beats.trades[role as usize] >> erole as usize & 1 != 0;
+                if wins || trades {
                     best = best.min(dist(at, eat));
                 }
             }
@@ -236,9 +255,9 @@ fn flip_plan(pos: &Position, my_team: u8) -> f64 {
 
 /// For each attacking role, the set (bit per role) of defenders it removes and survives —
 /// computed once per thread and rule set, as the evaluation asks at every leaf.
-fn beats_table(rules: &Rules) -> [u16; 12] {
+fn beats_table(rules: &Rules) -> Beats {
     thread_local! {
-        static CACHE: std::cell::Cell<Option<(Rules, [u16; 12])>> = const { std::cell::Cell::new(None) };
+        static CACHE: std::cell::Cell<Option<(Rules, Beats)>> = const { std::cell::Cell::new(None) };
     }
     CACHE.with(|c| {
         if let Some((r, t)) = c.get() {
@@ -246,18 +265,31 @@ fn beats_table(rules: &Rules) -> [u16; 12] {
                 return t;
             }
         }
-        let mut t = [0u16; 12];
+        let mut t = Beats {
+            wins: [0; 12],
+            trades: [0; 12],
+        };
         for a in Role::ALL.into_iter().filter(|a| a.is_movable()) {
             for d in Role::ALL {
                 let r = resolve(rules, a, d);
                 if r.attacker_survives && !r.defender_survives {
-                    t[a as usize] |= 1 << d as usize;
+                    t.wins[a as usize] |= 1 << d as usize;
+                } else if !r.attacker_survives && !r.defender_survives && d.is_movable() {
+                    t.trades[a as usize] |= 1 << d as usize;
                 }
             }
         }
         c.set(Some((*rules, t)));
         t
     })
+}
+
+/// Per attacking role, bit sets of defending roles: those it removes and survives (`wins`),
+/// and the movable ones it trades itself for (`trades`: equal ranks).
+#[derive(Clone, Copy)]
+struct Beats {
+    wins: [u16; 12],
+    trades: [u16; 12],
 }
 
 /// Whether a piece of `team` stands next to an enemy flag it may take on its next move (with
