@@ -336,3 +336,47 @@ pub fn threatens_flag(pos: &Position, team: u8) -> bool {
     }
     false
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use junqi_core::text::position_from_text;
+
+    fn pos(text: &str) -> Position {
+        position_from_text(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    #[test]
+    fn a_piece_next_to_an_enemy_flag_threatens_it() {
+        // North's captain stands on b2, next to South's flag on b1.
+        let p = pos("two_player dark 1 a1=0L b1=0F c1=0L e4=05 b2=13 d12=1F e12=1L");
+        assert!(threatens_flag(&p, 1));
+        assert!(!threatens_flag(&p, 0));
+        // The mover can take it: the evaluation calls it as good as won for North.
+        assert!(evaluate(&p, 1) >= WIN / 2.0);
+        assert!(evaluate(&p, 0) <= -WIN / 2.0);
+        // Without the captain, neither side threatens anything.
+        let quiet = pos("two_player dark 1 a1=0L b1=0F c1=0L e4=05 d12=1F e12=1L c9=13");
+        assert!(!threatens_flag(&quiet, 1));
+        assert!(evaluate(&quiet, 1).abs() < WIN / 2.0);
+    }
+
+    #[test]
+    fn landmines_guard_a_flip_flag() {
+        // Colour 0's flag is face up on b1 with colour 1's captain next to it: while a colour-0
+        // landmine stands anywhere the flag may not be attacked.
+        let guarded = pos("two_player flip 1 colours=0,1 b1=0F e8=0L b2=13 c5=05 d12=1F");
+        assert!(!threatens_flag(&guarded, 1));
+        let bare = pos("two_player flip 1 colours=0,1 b1=0F b2=13 c5=05 d12=1F");
+        assert!(threatens_flag(&bare, 1));
+    }
+
+    #[test]
+    fn the_last_pieces_that_move_are_worth_more() {
+        // South keeps two movable pieces or one; the second is worth more than its rank.
+        let two = pos("two_player dark 1 b1=0F a1=0L c3=02 e3=02 d12=1F c9=13 a9=13 e9=13");
+        let one = pos("two_player dark 1 b1=0F a1=0L c3=02 d12=1F c9=13 a9=13 e9=13");
+        let drop = evaluate(&two, 0) - evaluate(&one, 0);
+        assert!(drop > value(Role::Lieutenant) + 1.0, "drop {drop}");
+    }
+}

@@ -78,3 +78,58 @@ fn small_smoke_match() {
     assert!(r.forfeits.is_empty(), "{:?}", r.forfeits);
     assert!(r.score >= 0.5, "{}", r.to_text());
 }
+
+/// Play `pos` to its end (or `plies`) with the search bot on seat 0 and the random bot on seat
+/// 1; returns the search bot's deepest completed iteration at its first move and the outcome.
+fn search_plays_out(text: &str, plies: u32) -> (u32, Option<junqi_core::Outcome>) {
+    use junqi_ai::{RandomBot, SearchBot, SearchConfig};
+    let mut pos = junqi_core::text::position_from_text(text).unwrap();
+    let rules = *pos.rules();
+    let mut search = SearchBot::new(SearchConfig::STANDARD);
+    let mut random = RandomBot::default();
+    search.new_game(&rules, 0, 1);
+    random.new_game(&rules, 1, 2);
+    search.observe(&[], &pos.observe(Observer::Seat(0)));
+    random.observe(&[], &pos.observe(Observer::Seat(1)));
+    let mut first_depth = None;
+    let mut ev = Vec::new();
+    for _ in 0..plies {
+        if pos.is_over() {
+            break;
+        }
+        let seat = pos.to_move();
+        let obs = pos.observe(Observer::Seat(seat));
+        let a = if seat == 0 {
+            let a = search.choose(&obs, Budget::Nodes(50_000)).unwrap();
+            first_depth.get_or_insert(search.last_depth);
+            a
+        } else {
+            random.choose(&obs, Budget::default()).unwrap()
+        };
+        ev.clear();
+        pos.play(a, &mut ev).unwrap();
+        search.observe(&ev, &pos.observe(Observer::Seat(0)));
+        random.observe(&ev, &pos.observe(Observer::Seat(1)));
+    }
+    (first_depth.unwrap_or(0), pos.outcome())
+}
+
+#[test]
+fn with_nothing_hidden_the_search_deepens_and_finds_a_distant_flag() {
+    // Open play: every identity is public. South's captain on d9 reaches North's flag on d12
+    // (landmines beside it on c12 and e12) in three moves; North has a lone lieutenant parked
+    // in a camp of South's half, which cannot stop it.
+    let text = "two_player open 0 a1=0L b1=0F c1=0L b2=0L d9=03 c12=1L d12=1F e12=1L d3=12";
+    let (depth, outcome) = search_plays_out(text, 12);
+    // Depth 3 and the flag-threat evasions in the quiescence prove the win (the search stops
+    // deepening there); the sampled-world search stops at depth 2.
+    assert!(depth >= 3, "deepening reached depth {depth} only");
+    match outcome {
+        Some(junqi_core::Outcome::Win { winners, .. }) => assert_eq!(winners, 1, "South wins"),
+        other => panic!("South should have taken the flag: {other:?}"),
+    }
+    // In dark play North's pieces are hidden: sampled worlds, no deepening.
+    let dark = text.replace(" open ", " dark ");
+    let (depth, _) = search_plays_out(&dark, 1);
+    assert_eq!(depth, 0);
+}
