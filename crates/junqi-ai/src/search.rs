@@ -42,7 +42,7 @@ impl SearchConfig {
     pub const STANDARD: SearchConfig = SearchConfig {
         name: "search",
         depth: 2,
-        default_budget: Budget::Nodes(150_000),
+        default_budget: Budget::Nodes(190_000),
         heuristic_weight: 0.5,
         quiescence: 4,
     };
