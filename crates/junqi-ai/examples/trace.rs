@@ -1,8 +1,12 @@
 //! Replay one arena game (same seeding as `run_match`) and print its last plies and final board.
-//! `cargo run --release -p junqi-ai --example trace -- heuristic random 19 [plies] [seed]`
+//! `cargo run --release -p junqi-ai --example trace -- heuristic random 19 [plies] [seed] [mode]`
+//! (two-player board; mode `dark` by default, or `open`, `flip`). Upper case: seat 0's pieces
+//! (flip play: colour 0), lower case: the other's, `?`: face down.
 
 use junqi_ai::{bot_by_name, Bot, Budget};
 use junqi_core::{BoardKind, Deployment, Event, Mode, Observer, Position, Rules};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 
 fn board(pos: &Position) -> String {
     let t = pos.topology();
@@ -10,6 +14,7 @@ fn board(pos: &Position) -> String {
     for rank in (1..=12u8).rev() {
         for file in 0..5u8 {
             let c = match t.at(file, rank).and_then(|sq| pos.piece_at(sq)) {
+                Some(p) if p.face_down => '?',
                 Some(p) => {
                     let ch = b"MGJBCYLPEXDF"[p.role as usize] as char;
                     if p.seat == 0 {
@@ -35,7 +40,8 @@ fn main() {
     let i: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(0);
     let show: u32 = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(12);
     let master: u64 = args.get(5).and_then(|s| s.parse().ok()).unwrap_or(2026);
-    let rules = Rules::defaults(BoardKind::TwoPlayer, Mode::Dark).unwrap();
+    let mode: Mode = args.get(6).map_or("dark", |s| s.as_str()).parse().unwrap();
+    let rules = Rules::defaults(BoardKind::TwoPlayer, mode).unwrap();
     let seed = master
         .wrapping_mul(0x9E37_79B9_7F4A_7C15)
         .wrapping_add(i / 2);
@@ -56,8 +62,13 @@ fn main() {
             seed.wrapping_mul(31).wrapping_add(s as u64 + 1),
         );
     }
-    let layouts: Vec<Deployment> = bots.iter_mut().map(|b| b.deploy().unwrap()).collect();
-    let mut pos = Position::from_deployments(rules, &layouts, 0).unwrap();
+    // As the arena starts a game: flip play deals from the game's seed, others deploy.
+    let mut pos = if rules.is_flip() {
+        Position::deal(rules, 0, &mut ChaCha8Rng::seed_from_u64(seed)).unwrap()
+    } else {
+        let layouts: Vec<Deployment> = bots.iter_mut().map(|b| b.deploy().unwrap()).collect();
+        Position::from_deployments(rules, &layouts, 0).unwrap()
+    };
     for (s, bot) in bots.iter_mut().enumerate() {
         bot.observe(&[], &pos.observe(Observer::Seat(s as u8)));
     }
@@ -86,8 +97,9 @@ fn main() {
     }
     println!("{}", board(&pos));
     println!(
-        "{:?} after {} plies (first bot south: {first_south})",
+        "{:?} after {} plies (first bot south: {first_south}; flip colours of seats 0, 1: {:?})",
         pos.outcome(),
-        pos.plies()
+        pos.plies(),
+        pos.flip_colours()
     );
 }

@@ -150,7 +150,8 @@ impl SearchBot {
             None => false,
             Some((max_nodes, deadline)) => {
                 self.nodes >= max_nodes
-                    || (self.nodes % 1024 == 0 && deadline.is_some_and(|d| Instant::now() >= d))
+                    || (self.nodes.is_multiple_of(1024)
+                        && deadline.is_some_and(|d| Instant::now() >= d))
             }
         }
     }
