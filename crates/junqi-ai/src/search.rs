@@ -232,15 +232,30 @@ impl SearchBot {
             }
             beta = beta.min(stand);
         }
-        let mut actions = self.take_actions(pos, ply);
-        actions.retain(|a| matches!(*a, Action::Move { to, .. } if pos.piece_at(to).is_some()));
-        order(pos, &mut actions);
-        let mut w = Window {
+        let w = Window {
             maximize,
             alpha,
             beta,
             best: stand,
         };
+        self.quiesce_actions(pos, qdepth, w, ply, true)
+    }
+
+    /// Search the legal actions of `pos` (only its attacks if `attacks_only`) one quiescence
+    /// ply deeper, within and updating `w`; returns the best value (`w.best` if none).
+    fn quiesce_actions(
+        &mut self,
+        pos: &Position,
+        qdepth: u32,
+        mut w: Window,
+        ply: usize,
+        attacks_only: bool,
+    ) -> f64 {
+        let mut actions = self.take_actions(pos, ply);
+        if attacks_only {
+            actions.retain(|a| matches!(*a, Action::Move { to, .. } if pos.piece_at(to).is_some()));
+        }
+        order(pos, &mut actions);
         for &a in &actions {
             self.nodes += 1;
             let mut next = pos.clone();
@@ -267,9 +282,7 @@ impl SearchBot {
         ply: usize,
         maximize: bool,
     ) -> f64 {
-        let mut actions = self.take_actions(pos, ply);
-        order(pos, &mut actions);
-        let mut w = Window {
+        let w = Window {
             maximize,
             alpha,
             beta,
@@ -279,20 +292,11 @@ impl SearchBot {
                 f64::INFINITY
             },
         };
-        for &a in &actions {
-            self.nodes += 1;
-            let mut next = pos.clone();
-            next.play_unchecked(a, &mut ());
-            let v = self.quiesce(&next, qdepth - 1, w.alpha, w.beta, ply + 1);
-            if w.update(v) {
-                break;
-            }
-        }
-        self.buf[ply] = actions;
-        if w.best.is_infinite() {
+        let best = self.quiesce_actions(pos, qdepth, w, ply, false);
+        if best.is_infinite() {
             evaluate(pos, self.seat)
         } else {
-            w.best
+            best
         }
     }
 }
