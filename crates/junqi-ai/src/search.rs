@@ -3,11 +3,14 @@
 //! [`junqi_core::Observation::determinize`]), searches each with a depth-limited alpha-beta
 //! over [`evaluate`] (four-player: our side maximises, the enemy side minimises), and plays
 //! the action with the best average over the samples, blended with the one-ply heuristic's
-//! score of the action (which knows only what the seat knows).
+//! score of the action (which knows only what the seat knows). The quiescence beyond the
+//! depth searches attacks, and every reply for a side whose flag is threatened. When the
+//! observation hides nothing, one world is searched by iterative deepening instead.
 //!
 //! Budgets: [`Budget::Nodes`] caps the nodes searched per decision (reproducible);
 //! [`Budget::Iterations`] sets the number of sampled worlds; [`Budget::Time`] searches worlds
-//! until the time is up (interactive play).
+//! until the time is up (interactive play). A deepening search spends a node budget or a time
+//! budget the same way; under `Iterations(n)` it stops at about the nodes n worlds would cost.
 
 use crate::belief::Belief;
 use crate::bot::{Bot, BotError, Budget};
@@ -26,7 +29,7 @@ use std::time::{Duration, Instant};
 pub struct SearchConfig {
     /// The bot's name.
     pub name: &'static str,
-    /// Search depth in plies (including the root move).
+    /// Search depth in plies (including the root move); when deepening, the first iteration.
     pub depth: u32,
     /// The budget used when the driver's budget is the default `Iterations(1000)` (see
     /// [`Budget::default`]), so that a bot picked by name plays at its level.
