@@ -17,6 +17,12 @@ fn play_some(rules: Rules, names: &[&str], plies: u32, seed: u64) {
         let ds: Vec<Deployment> = bots.iter_mut().map(|b| b.deploy().unwrap()).collect();
         Position::from_deployments(rules, &ds, 0).unwrap()
     };
+    play_out(&mut pos, &mut bots, plies, Budget::Nodes(400));
+}
+
+/// Show `pos` to `bots` (one per seat, games already begun) and let them play it for up to
+/// `plies` plies or to its end; every action must be legal.
+fn play_out(pos: &mut Position, bots: &mut [Box<dyn Bot>], plies: u32, budget: Budget) {
     for (s, b) in bots.iter_mut().enumerate() {
         b.observe(&[], &pos.observe(Observer::Seat(s as u8)));
     }
@@ -27,12 +33,16 @@ fn play_some(rules: Rules, names: &[&str], plies: u32, seed: u64) {
         }
         let seat = pos.to_move();
         let obs = pos.observe(Observer::Seat(seat));
-        let a = bots[seat as usize]
-            .choose(&obs, Budget::Nodes(400))
-            .unwrap();
+        let bot = &mut bots[seat as usize];
+        let a = bot.choose(&obs, budget).unwrap();
         ev.clear();
-        pos.play(a, &mut ev)
-            .unwrap_or_else(|e| panic!("{names:?} in {:?}: illegal {a:?}: {e}", rules.mode));
+        pos.play(a, &mut ev).unwrap_or_else(|e| {
+            panic!(
+                "{} in {:?}: illegal {a:?}: {e}",
+                bot.name(),
+                pos.rules().mode
+            )
+        });
         for (s, b) in bots.iter_mut().enumerate() {
             b.observe(&ev, &pos.observe(Observer::Seat(s as u8)));
         }
@@ -79,39 +89,27 @@ fn small_smoke_match() {
     assert!(r.score >= 0.5, "{}", r.to_text());
 }
 
-/// Play `pos` to its end (or `plies`) with the search bot on seat 0 and the random bot on seat
-/// 1; returns the search bot's deepest completed iteration at its first move and the outcome.
+/// The search bot's deepest completed iteration on its first move in `text` (seat 0 to
+/// move), and the outcome once it has played the position out against the random bot.
 fn search_plays_out(text: &str, plies: u32) -> (u32, Option<junqi_core::Outcome>) {
     use junqi_ai::{RandomBot, SearchBot, SearchConfig};
     let mut pos = junqi_core::text::position_from_text(text).unwrap();
     let rules = *pos.rules();
-    let mut search = SearchBot::new(SearchConfig::STANDARD);
-    let mut random = RandomBot::default();
-    search.new_game(&rules, 0, 1);
-    random.new_game(&rules, 1, 2);
-    search.observe(&[], &pos.observe(Observer::Seat(0)));
-    random.observe(&[], &pos.observe(Observer::Seat(1)));
-    let mut first_depth = None;
-    let mut ev = Vec::new();
-    for _ in 0..plies {
-        if pos.is_over() {
-            break;
-        }
-        let seat = pos.to_move();
-        let obs = pos.observe(Observer::Seat(seat));
-        let a = if seat == 0 {
-            let a = search.choose(&obs, Budget::Nodes(50_000)).unwrap();
-            first_depth.get_or_insert(search.last_depth);
-            a
-        } else {
-            random.choose(&obs, Budget::default()).unwrap()
-        };
-        ev.clear();
-        pos.play(a, &mut ev).unwrap();
-        search.observe(&ev, &pos.observe(Observer::Seat(0)));
-        random.observe(&ev, &pos.observe(Observer::Seat(1)));
+    let budget = Budget::Nodes(50_000);
+    let mut probe = SearchBot::new(SearchConfig::STANDARD);
+    probe.new_game(&rules, 0, 1);
+    let obs = pos.observe(Observer::Seat(0));
+    probe.observe(&[], &obs);
+    probe.choose(&obs, budget).unwrap();
+    let mut bots: Vec<Box<dyn Bot>> = vec![
+        Box::new(SearchBot::new(SearchConfig::STANDARD)),
+        Box::new(RandomBot::default()),
+    ];
+    for (s, b) in bots.iter_mut().enumerate() {
+        b.new_game(&rules, s as u8, s as u64 + 1);
     }
-    (first_depth.unwrap_or(0), pos.outcome())
+    play_out(&mut pos, &mut bots, plies, budget);
+    (probe.last_depth, pos.outcome())
 }
 
 #[test]
