@@ -46,6 +46,28 @@ impl View {
         }
     }
 
+    /// The role distribution of the piece on `s` if it is a face-up enemy of `seat`, with the
+    /// chance that it is a piece that moves (not a landmine or the flag).
+    pub(crate) fn enemy_mover(
+        &self,
+        obs: &Observation,
+        seat: Seat,
+        s: Square,
+    ) -> Option<(&[f64; 12], f64)> {
+        let (owner, d) = self.cells[s.index()].as_ref()?;
+        if !owner.is_some_and(|o| is_enemy(obs, seat, o))
+            || obs.piece_at(s).is_some_and(|p| p.face_down)
+        {
+            return None;
+        }
+        let movable = Role::ALL
+            .iter()
+            .filter(|r| r.is_movable())
+            .map(|&r| d[r as usize])
+            .sum();
+        Some((d, movable))
+    }
+
     /// Squares from which a piece could attack `to` in one move (adjacent, or along a straight
     /// line through empty squares), ignoring `skip` (the square a piece is leaving).
     pub(crate) fn attackers_of(&self, topo: &Topology, to: Square, skip: Square) -> Vec<Square> {
@@ -118,19 +140,9 @@ pub(crate) fn danger(
     }
     let mut worst: f64 = 0.0;
     for s in view.attackers_of(topo, at, skip) {
-        let Some((owner, d)) = &view.cells[s.index()] else {
+        let Some((d, movable)) = view.enemy_mover(obs, seat, s) else {
             continue;
         };
-        if !owner.is_some_and(|o| is_enemy(obs, seat, o))
-            || obs.piece_at(s).is_some_and(|p| p.face_down)
-        {
-            continue;
-        }
-        let movable: f64 = Role::ALL
-            .iter()
-            .filter(|r| r.is_movable())
-            .map(|&r| d[r as usize])
-            .sum();
         if movable <= 0.0 {
             continue;
         }
@@ -238,20 +250,9 @@ fn flag_exposure(
             if s == to || s == from || topo.kind(s) == SquareKind::Headquarters {
                 continue;
             }
-            let Some((owner, d)) = &view.cells[s.index()] else {
-                continue;
-            };
-            if !owner.is_some_and(|o| is_enemy(obs, seat, o))
-                || obs.piece_at(s).is_some_and(|p| p.face_down)
-            {
-                continue;
+            if let Some((_, movable)) = view.enemy_mover(obs, seat, s) {
+                enemy = enemy.max(movable);
             }
-            let movable: f64 = Role::ALL
-                .iter()
-                .filter(|r| r.is_movable())
-                .map(|&r| d[r as usize])
-                .sum();
-            enemy = enemy.max(movable);
         }
         if enemy <= 0.0 {
             continue;
