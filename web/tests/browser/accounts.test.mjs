@@ -27,6 +27,14 @@ let info;
 const NAME = `alice_${Date.now() % 100000}`;
 const PASSWORD = 'correct horse 1';
 
+/** Fill the registration form on `p` with `name` and the shared password, and submit it. */
+async function submitRegistration(p, name) {
+  await p.fill('#register-form [name=name]', name);
+  await p.fill('#register-form [name=password]', PASSWORD);
+  await p.fill('#register-form [name=password2]', PASSWORD);
+  await p.click('#register-submit');
+}
+
 async function newPage() {
   const b = await launch();
   browsers.push(b);
@@ -60,10 +68,7 @@ test('a guest plays without signing up; register, log out, a wrong password, log
   await page.click('#login-link');
   await page.waitForURL(/#\/account$/);
   assert.match(await page.locator('#guest-hint').textContent(), new RegExp(guest));
-  await page.fill('#register-form [name=name]', NAME);
-  await page.fill('#register-form [name=password]', PASSWORD);
-  await page.fill('#register-form [name=password2]', PASSWORD);
-  await page.click('#register-submit');
+  await submitRegistration(page, NAME);
   await page.waitForSelector('#me-link[data-guest="false"]');
   assert.equal(await page.locator('#me-link').textContent(), NAME);
   assert.equal(await page.locator('#me-link').getAttribute('href'), `#/player/${NAME}`);
@@ -82,10 +87,7 @@ test('a guest plays without signing up; register, log out, a wrong password, log
 
   // The name is taken now; a wrong password is refused; both are said in words.
   await page.click('#login-link');
-  await page.fill('#register-form [name=name]', NAME);
-  await page.fill('#register-form [name=password]', PASSWORD);
-  await page.fill('#register-form [name=password2]', PASSWORD);
-  await page.click('#register-submit');
+  await submitRegistration(page, NAME);
   await page.waitForSelector('#account-message');
   assert.equal(await page.locator('#account-message').textContent(), `错误：用户名 ${NAME} 已被占用`);
   await page.fill('#login-form [name=name]', NAME);
@@ -214,10 +216,7 @@ test('two people at one table: a draw offered and declined, then offered and acc
   // The guest registers: the account keeps the guest's games and rating (same player).
   const BOB = `bob_${Date.now() % 100000}`;
   await guest.click('#login-link');
-  await guest.fill('#register-form [name=name]', BOB);
-  await guest.fill('#register-form [name=password]', PASSWORD);
-  await guest.fill('#register-form [name=password2]', PASSWORD);
-  await guest.click('#register-submit');
+  await submitRegistration(guest, BOB);
   await guest.waitForSelector('#me-link[data-guest="false"]');
   await guest.click('#me-link');
   await guest.waitForURL(new RegExp(`#/player/${BOB}$`));

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../lib/server.mjs';
 import { launch } from '../lib/browser.mjs';
+import { helpers } from '../lib/page.mjs';
 import { topology } from '../../js/board.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -18,12 +19,17 @@ mkdirSync(ARTIFACTS, { recursive: true });
 let server;
 let browser;
 let page;
+// Square clicks and moves on `page` (web/tests/lib/page.mjs), bound once the page exists.
+let box;
+let clickSquare;
+let playOneMove;
 const errors = [];
 
 before(async () => {
   server = await startServer();
   browser = await launch();
   page = await browser.context.newPage();
+  ({ box, clickSquare, playOneMove } = helpers(page));
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('dialog', (d) => d.accept());
 });
@@ -34,15 +40,6 @@ after(async () => {
   if (server) await server.stop();
 });
 
-async function box(sel) {
-  const b = await page.locator(sel).first().boundingBox();
-  assert.ok(b, `no box for ${sel}`);
-  return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
-}
-async function clickSquare(sq) {
-  const { x, y } = await box(`.hits [data-sq="${sq}"]`);
-  await page.mouse.click(x, y);
-}
 async function dragSquare(from, to) {
   const a = await box(`.hits [data-sq="${from}"]`);
   const b = await box(`.hits [data-sq="${to}"]`);
@@ -59,22 +56,6 @@ async function noHorizontalOverflow() {
   return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1);
 }
 
-/** Make one move by clicking: try own pieces until one shows legal destinations. */
-async function playOneMove(seat) {
-  await page.waitForSelector('.status-line.mine', { timeout: 30000 });
-  const squares = await page.$$eval(`.piece[data-seat="${seat}"]`, (els) => els.map((e) => e.dataset.at));
-  for (const sq of squares) {
-    await clickSquare(sq);
-    const targets = await page.$$eval('[data-target]', (els) => els.map((e) => e.dataset.target));
-    if (targets.length) {
-      const before = await page.locator('#log li').count();
-      await clickSquare(targets[0]);
-      await page.waitForFunction((n) => document.querySelectorAll('#log li').length > n, before, { timeout: 10000 });
-      return { from: sq, to: targets[0] };
-    }
-  }
-  throw new Error('no piece with a legal move');
-}
 
 test("the client's board geometry is the server's (GET /api/boards)", async () => {
   for (const [board, query, middle] of [['two_player', '', true], ['two_player', '?middle_crossing=road', false], ['four_player', '', true]]) {
