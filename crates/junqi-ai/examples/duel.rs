@@ -1,7 +1,10 @@
 //! Play a match between two named bots and print the report (and each lost or drawn game).
 //! `cargo run --release -p junqi-ai --example duel -- heuristic random two_player dark 100 [seed]`
+//!
+//! A search bot may be tuned for an experiment: `search@depth=3,nodes=300000,hw=0.5,q=4`
+//! starts from the standard level and changes the named settings.
 
-use junqi_ai::{bot_by_name, run_match, Budget, MatchConfig};
+use junqi_ai::{bot_by_spec, run_match, Budget, MatchConfig};
 use junqi_core::{BoardKind, Mode, Rules};
 
 fn main() {
@@ -24,7 +27,7 @@ fn main() {
         budget: Budget::default(),
         threads: 2,
     };
-    let r = run_match(cfg, bot_by_name(a).unwrap(), bot_by_name(b).unwrap());
+    let r = run_match(cfg, bot_by_spec(a).unwrap(), bot_by_spec(b).unwrap());
     for g in &r.per_game {
         if g.score < 1.0 {
             println!(

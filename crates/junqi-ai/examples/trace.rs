@@ -3,7 +3,7 @@
 //! (two-player board; mode `dark` by default, or `open`, `flip`). Upper case: seat 0's pieces
 //! (flip play: colour 0), lower case: the other's, `?`: face down.
 
-use junqi_ai::{bot_by_name, Bot, Budget};
+use junqi_ai::{bot_by_spec, Bot, Budget};
 use junqi_core::{BoardKind, Deployment, Event, Mode, Observer, Position, Rules};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -49,9 +49,9 @@ fn main() {
     let mut bots: Vec<Box<dyn Bot>> = (0..2)
         .map(|s| {
             if (s == 0) == first_south {
-                bot_by_name(a).unwrap()()
+                bot_by_spec(a).unwrap()()
             } else {
-                bot_by_name(b).unwrap()()
+                bot_by_spec(b).unwrap()()
             }
         })
         .collect();

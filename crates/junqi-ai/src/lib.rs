@@ -20,5 +20,5 @@ pub mod search;
 pub use arena::{play_game, run_match, BotFactory, GameResult, MatchConfig, MatchReport};
 pub use bot::{Bot, BotError, Budget, RandomBot};
 pub use heuristic::HeuristicBot;
-pub use registry::{bot_by_name, bot_names, default_bot};
+pub use registry::{bot_by_name, bot_by_spec, bot_names, default_bot};
 pub use search::{SearchBot, SearchConfig};

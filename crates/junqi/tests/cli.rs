@@ -105,6 +105,31 @@ fn arena_json_has_the_statistics() {
 }
 
 #[test]
+fn arena_takes_a_tuned_search_bot() {
+    // A small node budget keeps the games quick; the name in the report is the spec.
+    let o = junqi(
+        &[
+            "arena",
+            "--bot",
+            "search@depth=1,nodes=3000,hw=0.5,q=2",
+            "--bot",
+            "random",
+            "--games",
+            "2",
+            "--seed",
+            "5",
+        ],
+        "",
+    );
+    let text = stdout(&o);
+    assert!(o.status.success(), "{text}");
+    assert!(
+        text.contains("search@depth=1,nodes=3000,hw=0.5,q=2 vs random"),
+        "{text}"
+    );
+}
+
+#[test]
 fn arena_plays_external_engines_and_reports_forfeits() {
     let engine = format!("cmd:'{BIN}' engine --bot random");
     let v = arena_json(&[
@@ -172,6 +197,9 @@ fn arena_rejects_bad_arguments() {
             "arena", "--bot", "random", "--bot", "random", "--budget", "lots",
         ],
         vec!["arena", "--bot", "random", "--bot", "cmd:'unclosed"],
+        vec!["arena", "--bot", "random", "--bot", "search@depth=0"],
+        vec!["arena", "--bot", "random", "--bot", "search@speed=9"],
+        vec!["arena", "--bot", "random", "--bot", "search@nodes=many"],
         vec![
             "arena",
             "--bot",

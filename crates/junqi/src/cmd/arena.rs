@@ -5,7 +5,7 @@ use super::rules_args::RulesArgs;
 use anyhow::{anyhow, bail, Result};
 use junqi_ai::engine::parse_budget;
 use junqi_ai::external::ExternalBot;
-use junqi_ai::{bot_by_name, bot_names, run_match, BotFactory, MatchConfig};
+use junqi_ai::{bot_by_spec, bot_names, run_match, BotFactory, MatchConfig};
 use std::time::Duration;
 
 /// Arguments of `junqi arena`.
@@ -37,14 +37,16 @@ pub struct Args {
     json: bool,
 }
 
-/// A bot factory from a name or `cmd:<command line>`.
+/// A bot factory from a name, a tuned search bot (`search@depth=3,nodes=300000`) or
+/// `cmd:<command line>`.
 pub fn bot_factory(spec: &str, time_limit: Duration) -> Result<BotFactory> {
     if let Some(cmd) = spec.strip_prefix("cmd:") {
         return ExternalBot::factory(cmd, time_limit).map_err(|e| anyhow!("--bot {spec:?}: {e}"));
     }
-    bot_by_name(spec).ok_or_else(|| {
+    bot_by_spec(spec).map_err(|e| {
         anyhow!(
-            "unknown bot {spec:?} (known: {}, or cmd:<command line> for an external engine)",
+            "--bot {spec:?}: {e} (known: {}, search@key=value,… for a tuned search bot, or \
+             cmd:<command line> for an external engine)",
             bot_names().join(", ")
         )
     })
