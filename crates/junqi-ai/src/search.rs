@@ -44,7 +44,7 @@ impl SearchConfig {
     /// The standard level: about 100 ms per two-player move on one core.
     pub const STANDARD: SearchConfig = SearchConfig {
         name: "search",
-        depth: 2,
+        depth: 3,
         default_budget: Budget::Nodes(190_000),
         heuristic_weight: 0.5,
         quiescence: 4,
@@ -52,7 +52,7 @@ impl SearchConfig {
     /// The strongest level for interactive play (about 1 s per move).
     pub const STRONG: SearchConfig = SearchConfig {
         name: "search-strong",
-        depth: 2,
+        depth: 3,
         default_budget: Budget::Nodes(1_500_000),
         heuristic_weight: 0.5,
         quiescence: 4,

@@ -89,14 +89,18 @@ fn small_smoke_match() {
     assert!(r.score >= 0.5, "{}", r.to_text());
 }
 
-/// The search bot's deepest completed iteration on its first move in `text` (seat 0 to
-/// move), and the outcome once it has played the position out against the random bot.
+/// The deepest completed iteration of a search bot that starts deepening at depth 1, on its
+/// first move in `text` (seat 0 to move), and the outcome once the standard search bot has
+/// played the position out against the random bot.
 fn search_plays_out(text: &str, plies: u32) -> (u32, Option<junqi_core::Outcome>) {
     use junqi_ai::{RandomBot, SearchBot, SearchConfig};
     let mut pos = junqi_core::text::position_from_text(text).unwrap();
     let rules = *pos.rules();
     let budget = Budget::Nodes(50_000);
-    let mut probe = SearchBot::new(SearchConfig::STANDARD);
+    let mut probe = SearchBot::new(SearchConfig {
+        depth: 1,
+        ..SearchConfig::STANDARD
+    });
     probe.new_game(&rules, 0, 1);
     let obs = pos.observe(Observer::Seat(0));
     probe.observe(&[], &obs);
@@ -119,8 +123,8 @@ fn with_nothing_hidden_the_search_deepens_and_finds_a_distant_flag() {
     // in a camp of South's half, which cannot stop it.
     let text = "two_player open 0 a1=0L b1=0F c1=0L b2=0L d9=03 c12=1L d12=1F e12=1L d3=12";
     let (depth, outcome) = search_plays_out(text, 12);
-    // Depth 3 and the flag-threat evasions in the quiescence prove the win (the search stops
-    // deepening there); the sampled-world search stops at depth 2.
+    // From depth 1 the search deepens until depth 3 and the flag-threat evasions in the
+    // quiescence prove the win (it stops deepening there).
     assert!(depth >= 3, "deepening reached depth {depth} only");
     match outcome {
         Some(junqi_core::Outcome::Win { winners, .. }) => assert_eq!(winners, 1, "South wins"),
