@@ -163,9 +163,11 @@ pub fn evaluate(pos: &Position, seat: Seat) -> f64 {
 /// Once everything is face up, material alone gives a search no direction and games end in the
 /// quiet-plies draw; these terms give the ways a flip game is won a gradient:
 /// - the flag: it may be taken only once its colour's three landmines are gone, so each enemy
-///   landmine cleared is worth more than its material, engineers (which clear them safely) are
-///   drawn towards face-up enemy landmines, and a flag left unguarded draws every piece;
-/// - elimination: each movable piece is drawn towards the nearest enemy piece it beats.
+///   landmine cleared is worth more than its material, engineers (which clear them safely) and
+///   bombs (which blow them up) are drawn towards face-up enemy landmines, and a flag left
+///   unguarded draws every piece;
+/// - elimination: each movable piece is drawn towards the nearest enemy piece it beats, more
+///   strongly for the side ahead in pieces that move (for it the hunt is the way to win).
 fn flip_plan(pos: &Position, my_team: u8) -> f64 {
     let topo = pos.topology();
     let rules = *pos.rules();
@@ -228,18 +230,32 @@ fn flip_plan(pos: &Position, my_team: u8) -> f64 {
             if !role.is_movable() {
                 continue;
             }
-            // Nearest enemy piece this one takes (or, for an engineer, a landmine it clears).
+            // Nearest enemy piece this one takes (or, for an engineer, a landmine it clears),
+            // and for a bomb the nearest landmine: blowing one up opens the way to the flag.
             let mut best = i32::MAX;
+            let mut mine = i32::MAX;
             for &(eat, erole) in &up[enemy][..n_up[enemy]] {
                 let wins = beats.wins[role as usize] >> erole as usize & 1 != 0;
                 let trades = ahead && beats.trades[role as usize] >> erole as usize & 1 != 0;
                 if wins || trades {
                     best = best.min(dist(at, eat));
                 }
+                if role == Role::Bomb && erole == Role::Landmine {
+                    mine = mine.min(dist(at, eat));
+                }
             }
             if best < 9 {
-                let w = if role == Role::Engineer { 0.12 } else { 0.05 };
+                // Ahead in pieces that move, the game is won by taking the rest: the hunt
+                // matters more than where the pieces stand.
+                let w = if role == Role::Engineer || ahead {
+                    0.12
+                } else {
+                    0.05
+                };
                 plan += w * (9 - best) as f64;
+            }
+            if mine < 9 {
+                plan += 0.12 * (9 - mine) as f64;
             }
             if let Some(f) = target_flag {
                 plan += 0.3 * (10 - dist(at, f)).max(0) as f64;
@@ -369,6 +385,42 @@ mod tests {
         assert!(!threatens_flag(&guarded, 1));
         let bare = pos("two_player flip 1 colours=0,1 b1=0F b2=13 c5=05 d12=1F");
         assert!(threatens_flag(&bare, 1));
+    }
+
+    #[test]
+    fn a_flip_bomb_is_drawn_to_the_enemy_landmines() {
+        // Colour 1's last landmine stands on a9; colour 0's bomb on a6 (three steps away) or
+        // on e6 (seven away, same rank, so it has advanced as far): blowing up the mine opens
+        // the way to the flag, so the nearer bomb is worth more.
+        let near = pos("two_player flip 1 colours=0,1 b1=0F a6=0B a9=1L e12=1F");
+        let far = pos("two_player flip 1 colours=0,1 b1=0F e6=0B a9=1L e12=1F");
+        let gain = evaluate(&near, 0) - evaluate(&far, 0);
+        assert!(gain > 0.3, "gain {gain}");
+    }
+
+    #[test]
+    fn ahead_in_movers_the_hunt_pulls_harder() {
+        // Colour 0's marshal chases colour 1's lone captain (on a9) from a6 or from e6 (colour
+        // 1's landmines, far off, keep its flag shut). With colour 0 ahead in pieces that move
+        // (three lieutenants more), each step closer is worth more than when level.
+        let mines = "c12=1L d12=1L e11=1L";
+        let level_near = pos(&format!(
+            "two_player flip 1 colours=0,1 b1=0F a6=09 a9=13 e12=1F {mines}"
+        ));
+        let level_far = pos(&format!(
+            "two_player flip 1 colours=0,1 b1=0F e6=09 a9=13 e12=1F {mines}"
+        ));
+        let extra = format!("c2=02 d2=02 e2=02 {mines}");
+        let ahead_near = pos(&format!(
+            "two_player flip 1 colours=0,1 b1=0F a6=09 a9=13 e12=1F {extra}"
+        ));
+        let ahead_far = pos(&format!(
+            "two_player flip 1 colours=0,1 b1=0F e6=09 a9=13 e12=1F {extra}"
+        ));
+        let level = evaluate(&level_near, 0) - evaluate(&level_far, 0);
+        let ahead = evaluate(&ahead_near, 0) - evaluate(&ahead_far, 0);
+        assert!(level > 0.0, "level {level}");
+        assert!(ahead > level + 0.2, "ahead {ahead}, level {level}");
     }
 
     #[test]
