@@ -24,6 +24,9 @@ pub const VALUES: [f64; 12] = [
 /// Penalty for an owner with 0, 1, 2 or 3 pieces left that can move (none: already out).
 const LAST_MOVERS: [f64; 4] = [0.0, 6.0, 3.0, 1.5];
 
+/// Cost of one's flag being announced (dark play: on the marshal's loss).
+const FLAG_SHOWN: f64 = 4.0;
+
 /// The score of a won game (minus: lost).
 pub const WIN: f64 = 10_000.0;
 
@@ -83,6 +86,7 @@ pub fn evaluate(pos: &Position, seat: Seat) -> f64 {
     }
     // The side to move can take a flag now: as good as the game (short of a proof: the search
     // goes on to play it, and this keeps a stand-pat from hiding the threat).
+    let flip = pos.rules().mode == Mode::Flip;
     let mover = team_of(board, pos.to_move());
     if threatens_flag(pos, mover) {
         return if mover == my_team {
@@ -91,7 +95,6 @@ pub fn evaluate(pos: &Position, seat: Seat) -> f64 {
             -WIN / 2.0
         };
     }
-    let flip = pos.rules().mode == Mode::Flip;
     let topo = pos.topology();
     let side_of = |owner: u8| -> Option<u8> {
         if flip {
@@ -105,6 +108,13 @@ pub fn evaluate(pos: &Position, seat: Seat) -> f64 {
     for (sq, p) in pos.fixed_pieces() {
         if p.role == Role::Flag && !p.face_down {
             flags[p.seat as usize] = Some(sq);
+            // A flag announced to all (its marshal lost) draws every enemy piece straight to
+            // it: worth more than the marshal's material says (in flip play every face-up flag
+            // is public, and the plans below weigh it).
+            if !flip && pos.is_public(sq) {
+                let mine = team_of(board, p.seat) == my_team;
+                score += if mine { -FLAG_SHOWN } else { FLAG_SHOWN };
+            }
         }
     }
     // Pieces per owner that can still move (an owner left with none is out of the game).
@@ -385,6 +395,25 @@ mod tests {
         assert!(!threatens_flag(&guarded, 1));
         let bare = pos("two_player flip 1 colours=0,1 b1=0F b2=13 c5=05 d12=1F");
         assert!(threatens_flag(&bare, 1));
+    }
+
+    #[test]
+    fn an_announced_flag_costs_its_side() {
+        // North's bomb on c6 takes South's marshal on c5: South's flag on b1 is announced.
+        let start = "two_player dark 1 a1=0L b1=0F c1=0L c5=09 e3=02 c6=1B d9=12 d12=1F e12=1L";
+        let mut shown = pos(start);
+        let topo = shown.topology();
+        let act = junqi_core::notation::action_from_text(topo, "c6-c5").unwrap();
+        let mut events = Vec::new();
+        shown.play(act, &mut events).unwrap();
+        assert!(events
+            .iter()
+            .any(|e| matches!(e, junqi_core::Event::FlagRevealed { seat: 0, .. })));
+        // The same pieces with nothing announced.
+        let hidden = pos("two_player dark 0 plies=1 a1=0L b1=0F c1=0L e3=02 d9=12 d12=1F e12=1L");
+        let cost = evaluate(&hidden, 0) - evaluate(&shown, 0);
+        assert!((cost - FLAG_SHOWN).abs() < 1e-9, "cost {cost}");
+        assert!((evaluate(&shown, 1) - evaluate(&hidden, 1) - FLAG_SHOWN).abs() < 1e-9);
     }
 
     #[test]
