@@ -3,7 +3,7 @@
 //! (two-player board; mode `dark` by default, or `open`, `flip`). Upper case: seat 0's pieces
 //! (flip play: colour 0), lower case: the other's, `?`: face down.
 
-use junqi_ai::{bot_by_spec, Bot, Budget};
+use junqi_ai::{bot_by_spec, game_seed, Bot, Budget};
 use junqi_core::{BoardKind, Deployment, Event, Mode, Observer, Position, Rules};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -42,9 +42,7 @@ fn main() {
     let master: u64 = args.get(5).and_then(|s| s.parse().ok()).unwrap_or(2026);
     let mode: Mode = args.get(6).map_or("dark", |s| s.as_str()).parse().unwrap();
     let rules = Rules::defaults(BoardKind::TwoPlayer, mode).unwrap();
-    let seed = master
-        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        .wrapping_add(i / 2);
+    let seed = game_seed(master, i);
     let first_south = i.is_multiple_of(2);
     let mut bots: Vec<Box<dyn Bot>> = (0..2)
         .map(|s| {

@@ -174,6 +174,14 @@ pub struct MatchReport {
     pub per_game: Vec<MatchGame>,
 }
 
+/// The seed of game `index` of a match with master seed `master`: both games of a pair (the
+/// seats swapped) share it, so `trace` tools can replay any game of a match.
+pub fn game_seed(master: u64, index: u64) -> u64 {
+    master
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add(index / 2)
+}
+
 /// Play a paired match between `a` and `b`.
 pub fn run_match(cfg: MatchConfig, a: BotFactory, b: BotFactory) -> MatchReport {
     let games = cfg.games + cfg.games % 2;
@@ -188,12 +196,8 @@ pub fn run_match(cfg: MatchConfig, a: BotFactory, b: BotFactory) -> MatchReport 
                 if i >= games {
                     break;
                 }
-                let pair = i / 2;
                 let first_bot_south = i.is_multiple_of(2);
-                let seed = cfg
-                    .seed
-                    .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-                    .wrapping_add(pair);
+                let seed = game_seed(cfg.seed, i);
                 let seats = cfg.rules.seats();
                 let mut bots: Vec<Box<dyn Bot>> = (0..seats)
                     .map(|s| {

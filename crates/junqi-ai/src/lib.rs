@@ -17,7 +17,9 @@ pub mod heuristic;
 pub mod registry;
 pub mod search;
 
-pub use arena::{play_game, run_match, BotFactory, GameResult, MatchConfig, MatchReport};
+pub use arena::{
+    game_seed, play_game, run_match, BotFactory, GameResult, MatchConfig, MatchReport,
+};
 pub use bot::{Bot, BotError, Budget, RandomBot};
 pub use heuristic::HeuristicBot;
 pub use registry::{bot_by_name, bot_by_spec, bot_names, default_bot};
