@@ -84,11 +84,21 @@ pub fn evaluate(pos: &Position, seat: Seat) -> f64 {
             _ => 0.0,
         };
     }
-    // The side to move can take a flag now: as good as the game (short of a proof: the search
-    // goes on to play it, and this keeps a stand-pat from hiding the threat).
+    // The side to move can take a flag now: two-player, as good as the game (short of a proof:
+    // the search goes on to play it, and this keeps a stand-pat from hiding the threat).
+    // Four-player, taking a flag puts out one seat, not the side, and only the seat to move
+    // can take it now (an enemy seat moves before the partner's piece could): the position is
+    // worth what it is worth once the flag is taken. Valuing the threat above the capture
+    // would make the search keep threatening a flag rather than take it.
     let flip = pos.rules().mode == Mode::Flip;
     let mover = team_of(board, pos.to_move());
-    if threatens_flag(pos, mover) {
+    if board == junqi_core::BoardKind::FourPlayer {
+        if let Some((from, to)) = flag_taker(pos, mover, Some(pos.to_move())) {
+            let mut taken = pos.clone();
+            taken.play_unchecked(junqi_core::Action::Move { from, to }, &mut ());
+            return evaluate(&taken, seat);
+        }
+    } else if threatens_flag(pos, mover) {
         return if mover == my_team {
             WIN / 2.0
         } else {
@@ -323,9 +333,19 @@ struct Beats {
 /// lies on the railway, so a flag in an HQ is reached only from a neighbouring square (a flip
 /// flag off the HQs may also be reached along a rail line; that is left to the search).
 pub fn threatens_flag(pos: &Position, team: u8) -> bool {
+    flag_taker(pos, team, None).is_some()
+}
+
+/// A move (from, to) by which a piece of `team` (of seat `by` alone, if given) standing next
+/// to an enemy flag takes it, as [`threatens_flag`] finds them.
+fn flag_taker(
+    pos: &Position,
+    team: u8,
+    by: Option<Seat>,
+) -> Option<(junqi_core::Square, junqi_core::Square)> {
     let rules = pos.rules();
     if rules.carry_home() {
-        return false;
+        return None;
     }
     let board = rules.board;
     let topo = pos.topology();
@@ -354,13 +374,14 @@ pub fn threatens_flag(pos: &Position, team: u8) -> bool {
                 || team_of_owner(p.seat) != Some(team)
                 || (rules.hq_locked() && topo.kind(n) == SquareKind::Headquarters)
                 || (board == junqi_core::BoardKind::FourPlayer && pos.is_eliminated(p.seat))
+                || by.is_some_and(|s| s != p.seat)
             {
                 continue;
             }
-            return true;
+            return Some((n, fsq));
         }
     }
-    false
+    None
 }
 
 #[cfg(test)]
@@ -450,6 +471,39 @@ mod tests {
         let ahead = evaluate(&ahead_near, 0) - evaluate(&ahead_far, 0);
         assert!(level > 0.0, "level {level}");
         assert!(ahead > level + 0.2, "ahead {ahead}, level {level}");
+    }
+
+    #[test]
+    fn four_player_a_flag_the_mover_can_take_is_worth_its_capture() {
+        // South (seat 0, to move) has a captain next to East's flag: the position is worth
+        // what it is worth once the flag is taken (East out, its pieces gone), not more. The
+        // same captain as North's (seat 2), who moves after East, threatens nothing yet.
+        let t = junqi_core::Topology::four_player();
+        let name = |seat: Seat, row: u8, col: u8| t.name(t.local(seat, row, col)).to_string();
+        let mut flags = String::new();
+        for seat in 0..4 {
+            flags += &format!(" {}={seat}F", name(seat, 5, 1));
+            flags += &format!(" {}={seat}8", name(seat, 2, 2));
+        }
+        let next_to_east_flag = name(1, 4, 1);
+        let by_south = pos(&format!("four_player dark 0{flags} {next_to_east_flag}=03"));
+        let mut taken = by_south.clone();
+        let from = t.parse_square(&next_to_east_flag).unwrap();
+        taken
+            .play(
+                junqi_core::Action::Move {
+                    from,
+                    to: t.local(1, 5, 1),
+                },
+                &mut (),
+            )
+            .unwrap();
+        assert!(taken.is_eliminated(1));
+        assert_eq!(evaluate(&by_south, 0), evaluate(&taken, 0));
+        assert!(evaluate(&by_south, 0) < WIN / 4.0);
+        let by_north = pos(&format!("four_player dark 0{flags} {next_to_east_flag}=23"));
+        assert!(threatens_flag(&by_north, 0));
+        assert!(evaluate(&by_north, 0) < evaluate(&by_south, 0));
     }
 
     #[test]
