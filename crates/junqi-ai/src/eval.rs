@@ -92,13 +92,13 @@ pub fn evaluate(pos: &Position, seat: Seat) -> f64 {
     // would make the search keep threatening a flag rather than take it.
     let flip = pos.rules().mode == Mode::Flip;
     let mover = team_of(board, pos.to_move());
-    if board == junqi_core::BoardKind::FourPlayer {
-        if let Some((from, to)) = flag_taker(pos, mover, Some(pos.to_move())) {
+    let four = board == junqi_core::BoardKind::FourPlayer;
+    if let Some((from, to)) = flag_taker(pos, mover, four.then(|| pos.to_move())) {
+        if four {
             let mut taken = pos.clone();
             taken.play_unchecked(junqi_core::Action::Move { from, to }, &mut ());
             return evaluate(&taken, seat);
         }
-    } else if threatens_flag(pos, mover) {
         return if mover == my_team {
             WIN / 2.0
         } else {
@@ -337,7 +337,8 @@ pub fn threatens_flag(pos: &Position, team: u8) -> bool {
 }
 
 /// A move (from, to) by which a piece of `team` (of seat `by` alone, if given) standing next
-/// to an enemy flag takes it, as [`threatens_flag`] finds them.
+/// to an enemy flag takes it, as [`threatens_flag`] finds them. `by` is compared with the
+/// pieces' owners, which are seats except in flip play (colours there).
 fn flag_taker(
     pos: &Position,
     team: u8,
