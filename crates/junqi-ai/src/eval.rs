@@ -138,7 +138,10 @@ pub fn evaluate(pos: &Position, seat: Seat) -> f64 {
         if p.role.is_movable() && !(locked && topo.kind(sq) == SquareKind::Headquarters) {
             movers[p.seat as usize] += 1;
         }
-        let mut v = if p.face_down { 3.0 } else { value(p.role) };
+        // A face-down piece counts as what it is: summed over a colour's face-down pieces that
+        // is the value of the pieces not yet seen (public), so a flip moves no material from
+        // one side to the other; what it is worth is where it puts the piece it turns up.
+        let mut v = value(p.role);
         if !p.face_down && p.role.is_movable() {
             v += 0.3 * advance(topo, p.seat, sq);
             if topo.kind(sq) == SquareKind::Camp {
@@ -436,6 +439,26 @@ mod tests {
         let cost = evaluate(&hidden, 0) - evaluate(&shown, 0);
         assert!((cost - FLAG_SHOWN).abs() < 1e-9, "cost {cost}");
         assert!((evaluate(&shown, 1) - evaluate(&hidden, 1) - FLAG_SHOWN).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_flip_moves_no_material() {
+        // Turning up a piece that cannot move (colour 1's landmine on a9, colour 0's flag on
+        // b1) changes neither side's material: a face-down piece already counts as what it is
+        // (summed over a colour, the public value of the pieces not yet seen).
+        let before = pos(
+            "two_player flip 0 colours=0,1 b1=0F* e2=0L a6=05 a9=1L* e9=13 c12=1L d12=1L e12=1F",
+        );
+        for flip in ["flip a9", "flip b1"] {
+            let mut after = before.clone();
+            let act = junqi_core::notation::action_from_text(after.topology(), flip).unwrap();
+            after.play(act, &mut Vec::new()).unwrap();
+            // The same side to move and quiet count, for a like-for-like comparison.
+            let mut same = before.clone();
+            same.pass_as_flip_unchecked(&mut ());
+            let (a, b) = (evaluate(&after, 0), evaluate(&same, 0));
+            assert!((a - b).abs() < 1e-9, "{flip}: {a} against {b}");
+        }
     }
 
     #[test]

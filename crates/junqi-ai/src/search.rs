@@ -128,8 +128,7 @@ impl SearchBot {
             best: init,
         };
         for &a in &actions {
-            let mut next = pos.clone();
-            next.play_unchecked(a, &mut ());
+            let next = play_in_tree(pos, a);
             let v = self.alphabeta(&next, depth - 1, w.alpha, w.beta, ply + 1);
             if self.aborted {
                 break;
@@ -165,8 +164,15 @@ impl SearchBot {
         team_of(board, pos.to_move()) == team_of(board, self.seat)
     }
 
-    /// The legal actions of `pos` in the reusable buffer of search depth `ply` (give it back
-    /// with `self.buf[ply] = actions` when done).
+    /// The actions searched below the root in `pos`, in the reusable buffer of search depth
+    /// `ply` (give it back with `self.buf[ply] = actions` when done): the legal moves, and of
+    /// the flips only one, which [`play_in_tree`] plays as a flip that reveals nothing. In a
+    /// sampled world every face-down piece's identity is fixed, so a side searching its flips
+    /// there would pick the one that turns up its marshal (or the enemy's bomb next to our
+    /// general): knowledge no player has when flipping. Which piece a flip turns up is chance;
+    /// the root's flips are averaged over the sampled worlds, which is that chance, and below
+    /// the root a flip keeps what it is worth to either side whatever it reveals: the turn
+    /// spent, and a reset of the quiet count.
     fn take_actions(&mut self, pos: &Position, ply: usize) -> Vec<Action> {
         if self.buf.len() <= ply {
             self.buf.resize_with(ply + 1, Vec::new);
@@ -174,8 +180,24 @@ impl SearchBot {
         let mut actions = std::mem::take(&mut self.buf[ply]);
         actions.clear();
         pos.legal_actions_into(&mut actions);
+        if let Some(first) = actions.iter().position(|a| matches!(a, Action::Flip(_))) {
+            let flip = actions[first];
+            actions.retain(|a| !matches!(a, Action::Flip(_)));
+            actions.push(flip);
+        }
         actions
     }
+}
+
+/// The position after `a` below the search's root: a flip reveals nothing there (see
+/// [`SearchBot::take_actions`]).
+fn play_in_tree(pos: &Position, a: Action) -> Position {
+    let mut next = pos.clone();
+    match a {
+        Action::Flip(_) => next.pass_as_flip_unchecked(&mut ()),
+        _ => next.play_unchecked(a, &mut ()),
+    }
+    next
 }
 
 /// The alpha-beta window of one node and the best value found there.
@@ -261,8 +283,7 @@ impl SearchBot {
         order(pos, &mut actions);
         for &a in &actions {
             self.nodes += 1;
-            let mut next = pos.clone();
-            next.play_unchecked(a, &mut ());
+            let next = play_in_tree(pos, a);
             let v = self.quiesce(&next, qdepth - 1, w.alpha, w.beta, ply + 1);
             if w.update(v) {
                 break;
@@ -538,5 +559,38 @@ impl Bot for SearchBot {
             }
         }
         Ok(best)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use junqi_core::text::position_from_text;
+
+    #[test]
+    fn below_the_root_the_flips_are_one_action_that_reveals_nothing() {
+        let p = position_from_text(
+            "two_player flip 0 colours=0,1 a1=0F* b2=1L* c4=09* c3=05 d12=1F* e9=13 e10=1L*",
+        )
+        .unwrap();
+        let mut all = Vec::new();
+        p.legal_actions_into(&mut all);
+        let flips = |v: &[Action]| v.iter().filter(|a| matches!(a, Action::Flip(_))).count();
+        assert_eq!(flips(&all), 5);
+        let mut bot = SearchBot::new(SearchConfig::STANDARD);
+        let tree = bot.take_actions(&p, 1);
+        assert_eq!(flips(&tree), 1);
+        let moves: Vec<Action> = all
+            .iter()
+            .copied()
+            .filter(|a| !matches!(a, Action::Flip(_)))
+            .collect();
+        assert_eq!(tree.len(), moves.len() + 1);
+        assert!(moves.iter().all(|m| tree.contains(m)));
+        // The flip turns nothing up: the face-down marshal next to the major stays hidden.
+        let flip = *tree.iter().find(|a| matches!(a, Action::Flip(_))).unwrap();
+        let next = play_in_tree(&p, flip);
+        assert_eq!(next.pieces().filter(|(_, q)| q.face_down).count(), 5);
+        assert_eq!((next.to_move(), next.quiet_plies()), (1, 0));
     }
 }

@@ -177,6 +177,21 @@ impl Position {
         }
     }
 
+    /// Not a rule: for searches over flip play. The seat to move turns up a piece that changes
+    /// nothing on the board: the ply is counted, the quiet count reset (as by any flip) and the
+    /// turn passed on, but no piece is revealed. A search stands this in for the flips it cannot
+    /// see the outcome of (which piece a face-down square holds is a chance event, not a
+    /// choice). Only for a running game.
+    pub fn pass_as_flip_unchecked(&mut self, ev: &mut impl EventSink) {
+        let mover = self.to_move;
+        let mut step = Step::default();
+        self.plies = self.plies.saturating_add(1);
+        self.quiet = 0;
+        if !self.end_check(Some(mover), true, &step) {
+            self.pass_turn(mover, ev, &mut step);
+        }
+    }
+
     fn flip(&mut self, mover: Seat, at: Square, ev: &mut impl EventSink) {
         let c = self.cells[at.index()].turned_up();
         self.cells[at.index()] = c;

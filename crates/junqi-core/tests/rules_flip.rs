@@ -353,3 +353,32 @@ fn flag_revealed_on_marshal_loss_only_if_face_up() {
         ev(&["attack 0 a6-a7 both_removed", "flag_revealed 0 b1"])
     );
 }
+
+// ---- not a rule: the searches' flip that reveals nothing ---------------------------------------
+
+#[test]
+fn a_flip_that_reveals_nothing_counts_the_ply_resets_the_quiet_count_and_passes() {
+    let mut p = Pos::flip()
+        .colours([0, 1])
+        .down(&[("a1", 1, Captain), ("b2", 0, Engineer)])
+        .with(&[("c3", 0, Captain), ("d12", 1, Major)])
+        .plies(10, 6)
+        .build();
+    let before = board(&p);
+    let mut events = Vec::new();
+    p.pass_as_flip_unchecked(&mut events);
+    assert!(events.is_empty(), "{events:?}");
+    assert_eq!(board(&p), before, "no piece turned up or moved");
+    assert_eq!((p.to_move(), p.plies(), p.quiet_plies()), (1, 11, 0));
+    assert_eq!(outcome(&p), "none");
+    // The ply limit still ends the game.
+    let mut p = Pos::flip()
+        .opts(json!({"max_plies": 11}))
+        .colours([0, 1])
+        .down(&[("a1", 1, Captain)])
+        .with(&[("c3", 0, Captain), ("d12", 1, Major)])
+        .plies(10, 6)
+        .build();
+    p.pass_as_flip_unchecked(&mut ());
+    assert_eq!(outcome(&p), "draw max_plies");
+}

@@ -1,0 +1,133 @@
+//! Flip-play diagnostics: play arena games (same seeding as `run_match`) and print, for each,
+//! the state of both armies when the last piece is turned up and at the end.
+//! `cargo run --release -p junqi-ai --example flipstats -- search heuristic 100 [seed] [first]`
+
+use junqi_ai::{bot_by_spec, eval::value, game_seed, Bot, Budget};
+use junqi_core::{BoardKind, Mode, Observer, Outcome, Position, Role, Rules};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// Movers, their material, landmines, engineers, bombs of one colour.
+fn army(pos: &Position, colour: u8) -> String {
+    let (mut movers, mut mat, mut mines, mut eng, mut bombs, mut down) = (0, 0.0, 0, 0, 0, 0);
+    for (_, p) in pos.pieces() {
+        if p.seat != colour {
+            continue;
+        }
+        if p.face_down {
+            down += 1;
+        }
+        match p.role {
+            Role::Landmine => mines += 1,
+            Role::Flag => {}
+            r => {
+                movers += 1;
+                mat += value(r);
+                if r == Role::Engineer {
+                    eng += 1;
+                }
+                if r == Role::Bomb {
+                    bombs += 1;
+                }
+            }
+        }
+    }
+    format!("mv {movers:2} mat {mat:5.1} mines {mines} eng {eng} bomb {bombs} down {down:2}")
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let a = args[1].clone();
+    let b = args[2].clone();
+    let games: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(100);
+    let master: u64 = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(2026);
+    let first: u64 = args.get(5).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let rules = Rules::defaults(BoardKind::TwoPlayer, Mode::Flip).unwrap();
+    let next = Arc::new(AtomicU64::new(first));
+    let out = Arc::new(Mutex::new(Vec::new()));
+    let threads: Vec<_> = (0..2)
+        .map(|_| {
+            let (a, b, next, out) = (a.clone(), b.clone(), next.clone(), out.clone());
+            std::thread::spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                if i >= first + games {
+                    break;
+                }
+                let seed = game_seed(master, i);
+                let first_south = i.is_multiple_of(2);
+                let mut bots: Vec<Box<dyn Bot>> = (0..2)
+                    .map(|s| {
+                        let spec = if (s == 0) == first_south { &a } else { &b };
+                        bot_by_spec(spec).unwrap()()
+                    })
+                    .collect();
+                for (s, bot) in bots.iter_mut().enumerate() {
+                    bot.new_game(
+                        &rules,
+                        s as u8,
+                        seed.wrapping_mul(31).wrapping_add(s as u64 + 1),
+                    );
+                }
+                let mut pos =
+                    Position::deal(rules, 0, &mut ChaCha8Rng::seed_from_u64(seed)).unwrap();
+                for (s, bot) in bots.iter_mut().enumerate() {
+                    bot.observe(&[], &pos.observe(Observer::Seat(s as u8)));
+                }
+                let mut events = Vec::new();
+                let mut at_up: Option<(u32, Position)> = None;
+                while !pos.is_over() {
+                    let seat = pos.to_move();
+                    let obs = pos.observe(Observer::Seat(seat));
+                    let act = bots[seat as usize].choose(&obs, Budget::default()).unwrap();
+                    events.clear();
+                    pos.play(act, &mut events).unwrap();
+                    for (s, bot) in bots.iter_mut().enumerate() {
+                        bot.observe(&events, &pos.observe(Observer::Seat(s as u8)));
+                    }
+                    if at_up.is_none() && pos.pieces().all(|(_, p)| !p.face_down) {
+                        at_up = Some((pos.plies(), pos.clone()));
+                    }
+                }
+                let a_seat = if first_south { 0 } else { 1 };
+                let score = match pos.outcome() {
+                    Some(Outcome::Win { winners, .. }) => {
+                        if winners >> a_seat & 1 != 0 {
+                            1.0
+                        } else {
+                            0.0
+                        }
+                    }
+                    _ => 0.5,
+                };
+                let ca = pos.colour_of(a_seat).unwrap_or(0);
+                let mut s = format!(
+                    "game {i:3} score {score} plies {:3} {:?}\n",
+                    pos.plies(),
+                    pos.outcome()
+                );
+                if let Some((ply, up)) = &at_up {
+                    s += &format!(
+                        "  all up at {ply:3}: A {} | B {}\n",
+                        army(up, ca),
+                        army(up, 1 - ca)
+                    );
+                }
+                s += &format!(
+                    "  end            : A {} | B {}\n",
+                    army(&pos, ca),
+                    army(&pos, 1 - ca)
+                );
+                print!("{s}");
+                out.lock().unwrap().push((i, score));
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    let out = out.lock().unwrap();
+    let total: f64 = out.iter().map(|x| x.1).sum();
+    println!("score {:.3} over {}", total / out.len() as f64, out.len());
+}
