@@ -5,7 +5,13 @@
 //! the action with the best average over the samples, blended with the one-ply heuristic's
 //! score of the action (which knows only what the seat knows). The quiescence beyond the
 //! depth searches attacks, and every reply for a side whose flag is threatened. When the
-//! observation hides nothing, one world is searched by iterative deepening instead.
+//! observation hides nothing, one world is searched by iterative deepening instead, and a move
+//! back to a position seen since the last attack or flip is worth a draw (circling ends in the
+//! quiet-plies draw).
+//!
+//! Flip play: what a flip turns up is chance, not choice. The root's flips are averaged over
+//! the sampled worlds; below the root one flip stands for all and turns up nothing (in a
+//! sampled world a side searching its flips would pick the one hiding its marshal).
 //!
 //! Budgets: [`Budget::Nodes`] caps the nodes searched per decision (reproducible);
 //! [`Budget::Iterations`] sets the number of sampled worlds; [`Budget::Time`] searches worlds
@@ -80,6 +86,8 @@ pub struct SearchBot {
     pub last_worlds: u32,
     /// Depth of the last full iteration of a deepening search (0: sampled worlds instead).
     pub last_depth: u32,
+    /// Keys of the positions seen since the last attack or flip, while nothing was hidden.
+    seen: Vec<u64>,
 }
 
 impl SearchBot {
@@ -98,6 +106,26 @@ impl SearchBot {
             last_nodes: 0,
             last_worlds: 0,
             last_depth: 0,
+            seen: Vec::new(),
+        }
+    }
+
+    /// Remember the position `obs` shows (if it hides nothing), forgetting those before the
+    /// last attack or flip: no position from before one can come back.
+    fn remember(&mut self, obs: &Observation) {
+        if obs.quiet_plies == 0 {
+            self.seen.clear();
+        }
+        if is_certain(obs) {
+            let pieces = obs.pieces.iter().map(|p| {
+                let piece = junqi_core::Piece {
+                    role: p.role.expect("certain"),
+                    seat: p.seat.expect("certain"),
+                    face_down: false,
+                };
+                (p.at, piece)
+            });
+            self.seen.push(board_key(pieces, obs.to_move));
         }
     }
 
@@ -325,6 +353,27 @@ impl SearchBot {
     }
 }
 
+/// A key of a board and the seat to move (order-independent over the pieces, so an
+/// observation and a position give the same key for the same board).
+fn board_key(
+    pieces: impl Iterator<Item = (junqi_core::Square, junqi_core::Piece)>,
+    to_move: Seat,
+) -> u64 {
+    let mix = |mut x: u64| {
+        // splitmix64's finaliser: spreads every input bit over the whole word.
+        x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        x ^ (x >> 31)
+    };
+    let mut key = mix(0x1000 + to_move as u64);
+    for (sq, p) in pieces {
+        let code =
+            (sq.0 as u64) << 8 | (p.seat as u64) << 5 | (p.face_down as u64) << 4 | p.role as u64;
+        key = key.wrapping_add(mix(code));
+    }
+    key
+}
+
 /// Whether the observation leaves nothing hidden (every piece's owner and role known, none
 /// face down): flip play once every piece is turned up, open play, or a dark endgame where
 /// every enemy piece has been identified. Then every sampled world is the same one.
@@ -379,9 +428,22 @@ impl SearchBot {
             for &i in &order_idx {
                 let mut next = world.clone();
                 next.play_unchecked(actions[i], &mut ());
-                // Only a value above `best_total - h[i]` can matter.
-                let alpha = (best_total - h[i]).max(-2.0 * WIN);
-                let v = self.alphabeta(&next, depth - 1, alpha, 2.0 * WIN, 1);
+                // A move back to a position seen since the last attack or flip makes no
+                // progress: going round in circles ends in the quiet-plies draw, so it is
+                // worth the draw (0). Ahead, the search looks for a new way forward; behind,
+                // it is glad of the circle.
+                let again = !next.is_over()
+                    && next.quiet_plies() > 0
+                    && self
+                        .seen
+                        .contains(&board_key(next.pieces(), next.to_move()));
+                let v = if again {
+                    0.0
+                } else {
+                    // Only a value above `best_total - h[i]` can matter.
+                    let alpha = (best_total - h[i]).max(-2.0 * WIN);
+                    self.alphabeta(&next, depth - 1, alpha, 2.0 * WIN, 1)
+                };
                 if self.aborted || self.out_of_budget() {
                     break;
                 }
@@ -458,6 +520,7 @@ impl Bot for SearchBot {
         self.seat = seat;
         self.rng = ChaCha8Rng::seed_from_u64(seed);
         self.belief = Some(Belief::new(*rules, seat));
+        self.seen.clear();
     }
 
     fn deploy(&mut self) -> Result<Deployment, BotError> {
@@ -468,6 +531,7 @@ impl Bot for SearchBot {
         if let Some(b) = self.belief.as_mut() {
             b.update(events, obs);
         }
+        self.remember(obs);
     }
 
     fn choose(&mut self, obs: &Observation, budget: Budget) -> Result<Action, BotError> {
@@ -592,5 +656,47 @@ mod tests {
         let next = play_in_tree(&p, flip);
         assert_eq!(next.pieces().filter(|(_, q)| q.face_down).count(), 5);
         assert_eq!((next.to_move(), next.quiet_plies()), (1, 0));
+    }
+
+    #[test]
+    fn ahead_the_search_does_not_go_back_to_a_position_it_has_seen() {
+        // Everything face up (one world, searched by deepening); colour 0 is far ahead but no
+        // capture is in reach (colour 1's landmines shut its flag, its major sits far off).
+        let text = "two_player flip 0 colours=0,1 quiet=5 a1=0F b1=0L a4=09 c3=08 e2=07 \
+                    c12=1F b12=1L d12=1L e11=1L d10=15";
+        let p = position_from_text(text).unwrap();
+        let mut bot = SearchBot::new(SearchConfig::STANDARD);
+        bot.new_game(p.rules(), 0, 7);
+        let obs = p.observe(junqi_core::Observer::Seat(0));
+        bot.observe(&[], &obs);
+        let first = bot.choose(&obs, Budget::Nodes(20_000)).unwrap();
+        // The game went on from there and came back: the position after `first` was seen.
+        let mut after = p.clone();
+        after.play(first, &mut Vec::new()).unwrap();
+        assert!(after.quiet_plies() > 0, "a quiet move, which can come back");
+        bot.observe(&[], &after.observe(junqi_core::Observer::Seat(0)));
+        bot.observe(&[], &obs);
+        let again = bot.choose(&obs, Budget::Nodes(20_000)).unwrap();
+        assert_ne!(again, first);
+        // A new bot, which has not seen it, plays the same first move (the choice is
+        // deterministic, so the difference comes from the memory).
+        let mut fresh = SearchBot::new(SearchConfig::STANDARD);
+        fresh.new_game(p.rules(), 0, 7);
+        fresh.observe(&[], &obs);
+        assert_eq!(fresh.choose(&obs, Budget::Nodes(20_000)).unwrap(), first);
+    }
+
+    #[test]
+    fn an_observation_and_its_position_have_the_same_key() {
+        let p = position_from_text("two_player flip 1 colours=0,1 a1=0F b1=0L a4=09 c12=1F a10=15")
+            .unwrap();
+        let obs = p.observe(junqi_core::Observer::Seat(0));
+        let mut bot = SearchBot::new(SearchConfig::STANDARD);
+        bot.remember(&obs);
+        assert_eq!(bot.seen, vec![board_key(p.pieces(), p.to_move())]);
+        let other =
+            position_from_text("two_player flip 0 colours=0,1 a1=0F b1=0L a4=09 c12=1F a10=15")
+                .unwrap();
+        assert_ne!(bot.seen[0], board_key(other.pieces(), other.to_move()));
     }
 }
