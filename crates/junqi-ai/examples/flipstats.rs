@@ -2,10 +2,8 @@
 //! the state of both armies when the last piece is turned up and at the end.
 //! `cargo run --release -p junqi-ai --example flipstats -- search heuristic 100 [seed] [first]`
 
-use junqi_ai::{bot_by_spec, eval::value, game_seed, Bot, Budget};
-use junqi_core::{BoardKind, Mode, Observer, Outcome, Position, Role, Rules};
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
+use junqi_ai::{bot_by_spec, eval::value, play_match_game, Budget};
+use junqi_core::{BoardKind, Mode, Outcome, Position, Role, Rules};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -49,47 +47,30 @@ fn main() {
     let out = Arc::new(Mutex::new(Vec::new()));
     let threads: Vec<_> = (0..2)
         .map(|_| {
-            let (a, b, next, out) = (a.clone(), b.clone(), next.clone(), out.clone());
+            let (next, out) = (next.clone(), out.clone());
+            let (fa, fb) = (bot_by_spec(&a).unwrap(), bot_by_spec(&b).unwrap());
             std::thread::spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 if i >= first + games {
                     break;
                 }
-                let seed = game_seed(master, i);
                 let first_south = i.is_multiple_of(2);
-                let mut bots: Vec<Box<dyn Bot>> = (0..2)
-                    .map(|s| {
-                        let spec = if (s == 0) == first_south { &a } else { &b };
-                        bot_by_spec(spec).unwrap()()
-                    })
-                    .collect();
-                for (s, bot) in bots.iter_mut().enumerate() {
-                    bot.new_game(
-                        &rules,
-                        s as u8,
-                        seed.wrapping_mul(31).wrapping_add(s as u64 + 1),
-                    );
-                }
-                let mut pos =
-                    Position::deal(rules, 0, &mut ChaCha8Rng::seed_from_u64(seed)).unwrap();
-                for (s, bot) in bots.iter_mut().enumerate() {
-                    bot.observe(&[], &pos.observe(Observer::Seat(s as u8)));
-                }
-                let mut events = Vec::new();
                 let mut at_up: Option<(u32, Position)> = None;
-                while !pos.is_over() {
-                    let seat = pos.to_move();
-                    let obs = pos.observe(Observer::Seat(seat));
-                    let act = bots[seat as usize].choose(&obs, Budget::default()).unwrap();
-                    events.clear();
-                    pos.play(act, &mut events).unwrap();
-                    for (s, bot) in bots.iter_mut().enumerate() {
-                        bot.observe(&events, &pos.observe(Observer::Seat(s as u8)));
-                    }
-                    if at_up.is_none() && pos.pieces().all(|(_, p)| !p.face_down) {
-                        at_up = Some((pos.plies(), pos.clone()));
-                    }
-                }
+                let mut last: Option<Position> = None;
+                play_match_game(
+                    rules,
+                    master,
+                    i,
+                    (&fa, &fb),
+                    Budget::default(),
+                    &mut |pos, _, _| {
+                        if at_up.is_none() && pos.pieces().all(|(_, p)| !p.face_down) {
+                            at_up = Some((pos.plies(), pos.clone()));
+                        }
+                        last = Some(pos.clone());
+                    },
+                );
+                let pos = last.expect("a flip game has actions");
                 let a_seat = if first_south { 0 } else { 1 };
                 let score = match pos.outcome() {
                     Some(Outcome::Win { winners, .. }) => {

@@ -32,6 +32,18 @@ pub struct GameResult {
 
 /// Play one game between `bots` (one per seat) under `rules`.
 pub fn play_game(rules: Rules, bots: &mut [Box<dyn Bot>], seed: u64, budget: Budget) -> GameResult {
+    play_game_watched(rules, bots, seed, budget, &mut |_, _, _| {})
+}
+
+/// [`play_game`], calling `watch` after each action with the position it left, the seat that
+/// acted and the referee's events (diagnostic tools replay arena games through this).
+pub fn play_game_watched(
+    rules: Rules,
+    bots: &mut [Box<dyn Bot>],
+    seed: u64,
+    budget: Budget,
+    watch: &mut dyn FnMut(&Position, Seat, &[Event]),
+) -> GameResult {
     let seats = rules.seats();
     assert_eq!(bots.len(), seats, "one bot per seat");
     for (s, b) in bots.iter_mut().enumerate() {
@@ -95,6 +107,7 @@ pub fn play_game(rules: Rules, bots: &mut [Box<dyn Bot>], seed: u64, budget: Bud
         for (s, b) in bots.iter_mut().enumerate() {
             b.observe(&events, &pos.observe(Observer::Seat(s as Seat)));
         }
+        watch(&pos, seat, &events);
     }
     GameResult {
         outcome: pos.outcome().expect("over"),
@@ -182,6 +195,31 @@ pub fn game_seed(master: u64, index: u64) -> u64 {
         .wrapping_add(index / 2)
 }
 
+/// Play game `index` of a match with master seed `master` between `a` and `b`, as
+/// [`run_match`] plays it (the first bot takes team 0, seats 0 and 2, on even games; the pair's
+/// seed), calling `watch` after each action as [`play_game_watched`] does. Diagnostic tools
+/// replay a match's games through this.
+pub fn play_match_game(
+    rules: Rules,
+    master: u64,
+    index: u64,
+    (a, b): (&BotFactory, &BotFactory),
+    budget: Budget,
+    watch: &mut dyn FnMut(&Position, Seat, &[Event]),
+) -> GameResult {
+    let first_bot_south = index.is_multiple_of(2);
+    let mut bots: Vec<Box<dyn Bot>> = (0..rules.seats())
+        .map(|s| {
+            if (s % 2 == 0) == first_bot_south {
+                a()
+            } else {
+                b()
+            }
+        })
+        .collect();
+    play_game_watched(rules, &mut bots, game_seed(master, index), budget, watch)
+}
+
 /// Play a paired match between `a` and `b`.
 pub fn run_match(cfg: MatchConfig, a: BotFactory, b: BotFactory) -> MatchReport {
     let games = cfg.games + cfg.games % 2;
@@ -197,20 +235,14 @@ pub fn run_match(cfg: MatchConfig, a: BotFactory, b: BotFactory) -> MatchReport 
                     break;
                 }
                 let first_bot_south = i.is_multiple_of(2);
-                let seed = game_seed(cfg.seed, i);
-                let seats = cfg.rules.seats();
-                let mut bots: Vec<Box<dyn Bot>> = (0..seats)
-                    .map(|s| {
-                        // Team 0 is seats 0 (and 2); the first bot takes it on even games.
-                        let team0 = s % 2 == 0;
-                        if team0 == first_bot_south {
-                            a()
-                        } else {
-                            b()
-                        }
-                    })
-                    .collect();
-                let result = play_game(cfg.rules, &mut bots, seed, cfg.budget);
+                let result = play_match_game(
+                    cfg.rules,
+                    cfg.seed,
+                    i,
+                    (&a, &b),
+                    cfg.budget,
+                    &mut |_, _, _| {},
+                );
                 let first_team = if first_bot_south { 0 } else { 1 };
                 let score = match result.outcome {
                     Outcome::Win { winners, .. } => {

@@ -18,7 +18,8 @@ pub mod registry;
 pub mod search;
 
 pub use arena::{
-    game_seed, play_game, run_match, BotFactory, GameResult, MatchConfig, MatchReport,
+    game_seed, play_game, play_game_watched, play_match_game, run_match, BotFactory, GameResult,
+    MatchConfig, MatchReport,
 };
 pub use bot::{Bot, BotError, Budget, RandomBot};
 pub use heuristic::HeuristicBot;
