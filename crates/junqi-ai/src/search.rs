@@ -208,6 +208,9 @@ impl SearchBot {
         let mut actions = std::mem::take(&mut self.buf[ply]);
         actions.clear();
         pos.legal_actions_into(&mut actions);
+        if !pos.rules().is_flip() {
+            return actions; // (this runs at every node: other modes have no flips to fold)
+        }
         if let Some(first) = actions.iter().position(|a| matches!(a, Action::Flip(_))) {
             let flip = actions[first];
             actions.retain(|a| !matches!(a, Action::Flip(_)));
