@@ -2,8 +2,8 @@
 //! the state of both armies when the last piece is turned up and at the end.
 //! `cargo run --release -p junqi-ai --example flipstats -- search heuristic 100 [seed] [first]`
 
-use junqi_ai::{bot_by_spec, eval::value, play_match_game, Budget};
-use junqi_core::{BoardKind, Mode, Outcome, Position, Role, Rules};
+use junqi_ai::{bot_by_spec, eval::value, first_bot_score, play_match_game, Budget};
+use junqi_core::{BoardKind, Mode, Position, Role, Rules};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -54,10 +54,9 @@ fn main() {
                 if i >= first + games {
                     break;
                 }
-                let first_south = i.is_multiple_of(2);
                 let mut at_up: Option<(u32, Position)> = None;
                 let mut last: Option<Position> = None;
-                play_match_game(
+                let result = play_match_game(
                     rules,
                     master,
                     i,
@@ -71,22 +70,12 @@ fn main() {
                     },
                 );
                 let pos = last.expect("a flip game has actions");
-                let a_seat = if first_south { 0 } else { 1 };
-                let score = match pos.outcome() {
-                    Some(Outcome::Win { winners, .. }) => {
-                        if winners >> a_seat & 1 != 0 {
-                            1.0
-                        } else {
-                            0.0
-                        }
-                    }
-                    _ => 0.5,
-                };
+                let score = first_bot_score(&result.outcome, i);
+                let a_seat = (i % 2) as u8;
                 let ca = pos.colour_of(a_seat).unwrap_or(0);
                 let mut s = format!(
                     "game {i:3} score {score} plies {:3} {:?}\n",
-                    pos.plies(),
-                    pos.outcome()
+                    result.plies, result.outcome
                 );
                 if let Some((ply, up)) = &at_up {
                     s += &format!(

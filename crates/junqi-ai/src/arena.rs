@@ -220,6 +220,22 @@ pub fn play_match_game(
     play_game_watched(rules, &mut bots, game_seed(master, index), budget, watch)
 }
 
+/// The first bot's score in game `index` of a match (1 a win, ½ a draw, 0 a loss): it plays
+/// team 0 on even games, team 1 on odd ones.
+pub fn first_bot_score(outcome: &Outcome, index: u64) -> f64 {
+    let first_team = index % 2;
+    match outcome {
+        Outcome::Win { winners, .. } => {
+            if winners >> first_team & 1 != 0 {
+                1.0
+            } else {
+                0.0
+            }
+        }
+        _ => 0.5,
+    }
+}
+
 /// Play a paired match between `a` and `b`.
 pub fn run_match(cfg: MatchConfig, a: BotFactory, b: BotFactory) -> MatchReport {
     let games = cfg.games + cfg.games % 2;
@@ -243,17 +259,7 @@ pub fn run_match(cfg: MatchConfig, a: BotFactory, b: BotFactory) -> MatchReport 
                     cfg.budget,
                     &mut |_, _, _| {},
                 );
-                let first_team = if first_bot_south { 0 } else { 1 };
-                let score = match result.outcome {
-                    Outcome::Win { winners, .. } => {
-                        if winners >> first_team & 1 != 0 {
-                            1.0
-                        } else {
-                            0.0
-                        }
-                    }
-                    _ => 0.5,
-                };
+                let score = first_bot_score(&result.outcome, i);
                 results.lock().expect("results")[i as usize] = Some(MatchGame {
                     index: i,
                     first_bot_south,

@@ -18,8 +18,8 @@ pub mod registry;
 pub mod search;
 
 pub use arena::{
-    game_seed, play_game, play_game_watched, play_match_game, run_match, BotFactory, GameResult,
-    MatchConfig, MatchReport,
+    first_bot_score, game_seed, play_game, play_game_watched, play_match_game, run_match,
+    BotFactory, GameResult, MatchConfig, MatchReport,
 };
 pub use bot::{Bot, BotError, Budget, RandomBot};
 pub use heuristic::HeuristicBot;

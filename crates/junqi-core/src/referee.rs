@@ -161,6 +161,19 @@ impl Position {
             }
             Action::Move { from, to } => self.move_piece(mover, from, to, ev, &mut step),
         };
+        self.finish_ply(mover, reset_quiet, ev, &mut step);
+    }
+
+    /// Steps 2 to 5 of the referee's step, once the action of `mover` is resolved: count the
+    /// ply (an attack or a flip resets the quiet count), eliminate every seat left with no
+    /// movable piece, end the game or pass the turn.
+    fn finish_ply(
+        &mut self,
+        mover: Seat,
+        reset_quiet: bool,
+        ev: &mut impl EventSink,
+        step: &mut Step,
+    ) {
         // Step 2: count the ply.
         // Saturating: a hand-written position may start with counters near the limit of u32.
         self.plies = self.plies.saturating_add(1);
@@ -170,10 +183,10 @@ impl Position {
             self.quiet.saturating_add(1)
         };
         // Step 3: every seat left with no movable piece.
-        self.eliminate_immobile(ev, &mut step);
+        self.eliminate_immobile(ev, step);
         // Steps 4 and 5.
-        if !self.end_check(Some(mover), true, &step) {
-            self.pass_turn(mover, ev, &mut step);
+        if !self.end_check(Some(mover), true, step) {
+            self.pass_turn(mover, ev, step);
         }
     }
 
@@ -183,13 +196,7 @@ impl Position {
     /// see the outcome of (which piece a face-down square holds is a chance event, not a
     /// choice). Only for a running game.
     pub fn pass_as_flip_unchecked(&mut self, ev: &mut impl EventSink) {
-        let mover = self.to_move;
-        let mut step = Step::default();
-        self.plies = self.plies.saturating_add(1);
-        self.quiet = 0;
-        if !self.end_check(Some(mover), true, &step) {
-            self.pass_turn(mover, ev, &mut step);
-        }
+        self.finish_ply(self.to_move, true, ev, &mut Step::default());
     }
 
     fn flip(&mut self, mover: Seat, at: Square, ev: &mut impl EventSink) {
