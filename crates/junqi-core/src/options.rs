@@ -174,6 +174,15 @@ impl Options {
                 .map(|n| n as u32)
                 .ok_or_else(|| format!("option {name} must be a non-negative integer, got {v}"))
         }
+        // A draw limit of 0 would end the game before its first move.
+        fn limit(name: &str, v: &Value) -> Result<u32, String> {
+            match count(name, v)? {
+                0 => Err(format!(
+                    "option {name} must be at least 1 (a limit of 0 would draw the game before its first move)"
+                )),
+                n => Ok(n),
+            }
+        }
         macro_rules! pick {
             ($ty:ident) => {{
                 let s = text(name, value)?;
@@ -201,8 +210,8 @@ impl Options {
             "flip_colour" => self.flip_colour = pick!(FlipColour),
             "losing_attacks" => self.losing_attacks = pick!(LosingAttacks),
             "flag_guarded_by_mines" => self.flag_guarded_by_mines = boolean(name, value)?,
-            "quiet_plies" => self.quiet_plies = count(name, value)?,
-            "max_plies" => self.max_plies = count(name, value)?,
+            "quiet_plies" => self.quiet_plies = limit(name, value)?,
+            "max_plies" => self.max_plies = limit(name, value)?,
             _ => {
                 return Err(format!(
                     "unknown option {name:?} (known options: {})",
@@ -381,6 +390,25 @@ mod tests {
         assert!(e.contains("attacker_dies"), "{e}");
         assert!(Rules::defaults(BoardKind::TwoPlayer, Mode::HalfOpen).is_err());
         assert!(Rules::defaults(BoardKind::FourPlayer, Mode::Flip).is_err());
+    }
+
+    #[test]
+    fn draw_limits_of_zero_are_refused() {
+        for name in ["max_plies", "quiet_plies"] {
+            let e = Options::from_json(BoardKind::TwoPlayer, Mode::Dark, Some(&json!({name: 0})))
+                .unwrap_err();
+            assert!(e.contains(name) && e.contains("at least 1"), "{e}");
+            let o = Options::from_json(BoardKind::TwoPlayer, Mode::Dark, Some(&json!({name: 1})))
+                .unwrap();
+            assert_eq!(
+                if name == "max_plies" {
+                    o.max_plies
+                } else {
+                    o.quiet_plies
+                },
+                1
+            );
+        }
     }
 
     #[test]
