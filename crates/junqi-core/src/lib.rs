@@ -1,6 +1,6 @@
 //! # junqi-core
 //!
-//! The rules of 军棋 (Junqi) and 四国军棋 (four-player Junqi), exactly as `RULES.md` gives them:
+//! The rules of 军棋 (Junqi) and 四国军棋 (four-player Junqi), exactly as `docs/rules.md` has them:
 //! both boards as data ([`Topology`]), every mode and rule option ([`Rules`], [`Options`]), the
 //! referee's full knowledge of a game ([`Position`]) with its legal actions and its step
 //! ([`Position::play`]), what each observer may see ([`Observation`]), deployments, and the
