@@ -1,38 +1,22 @@
-//! The shared state of a running server: the database, the clock, the registry of live tables,
-//! players and sessions, and the rating task.
+//! The shared state of a running server: the database, the clock, the settings, the registry
+//! of live tables, connection ids, accounts and the rating queue. Tables see only a narrow
+//! [`TableEnv`] of it.
 
 use crate::clock::Clock;
-use crate::db::{col_f64, col_i64, col_opt_str, col_str, Arg, Db};
-use crate::rating::{self, Rating};
-use crate::table::{self, Cmd, TableHandle};
-use junqi_core::{BoardKind, Outcome, Seat};
+use crate::db::{col_i64, col_opt_str, col_str, Db};
+use crate::error::Refusal;
+use crate::limits::Limiter;
+use crate::rating::rating_task;
+use crate::registry::Registry;
+pub use crate::secret::random_token;
+pub use crate::settings::Settings;
+use crate::store;
+use crate::table::{self, Cmd, TableEnv, TableHandle};
 use rand::RngCore;
 use serde_json::{json, Value};
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use tokio::sync::mpsc;
-
-/// Server settings.
-#[derive(Clone, Debug)]
-pub struct Settings {
-    /// Each bot's iteration budget per decision.
-    pub bot_iterations: u64,
-    /// Frames per second a connection may send (token bucket refill).
-    pub rate_per_sec: f64,
-    /// Token bucket size.
-    pub rate_burst: f64,
-}
-
-impl Default for Settings {
-    fn default() -> Settings {
-        Settings {
-            bot_iterations: 1000,
-            rate_per_sec: 20.0,
-            rate_burst: 40.0,
-        }
-    }
-}
 
 /// A person (guest or registered) or a bot, as others see them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,15 +36,6 @@ impl Player {
     }
 }
 
-/// A finished game to rate.
-pub(crate) struct RatingJob {
-    pub category: String,
-    pub board: BoardKind,
-    /// The player at each seat (`None`: nobody to rate).
-    pub players: Vec<Option<String>>,
-    pub outcome: Outcome,
-}
-
 /// The running server's state.
 pub struct App {
     /// The database.
@@ -69,18 +44,12 @@ pub struct App {
     pub clock: Arc<dyn Clock>,
     /// Settings.
     pub settings: Settings,
-    tables: Mutex<HashMap<String, TableHandle>>,
-    codes: Mutex<HashMap<String, String>>,
+    /// The live tables.
+    pub registry: Arc<Registry>,
+    /// Table creation per address.
+    pub(crate) limiter: Limiter,
+    env: TableEnv,
     next_conn: AtomicU64,
-    ratings: mpsc::UnboundedSender<RatingJob>,
-    self_ref: std::sync::Weak<App>,
-}
-
-/// A random token of `bytes` random bytes in hex.
-pub fn random_token(bytes: usize) -> String {
-    let mut b = vec![0u8; bytes];
-    rand::rngs::OsRng.fill_bytes(&mut b);
-    b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
 /// A random id from an alphabet.
@@ -96,29 +65,47 @@ const ID_ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
 /// Join codes: no 0/O, 1/I/L.
 const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 
+/// A fresh table id.
+pub fn new_table_id() -> String {
+    random_id(10, ID_ALPHABET)
+}
+
+/// A fresh join code.
+pub fn new_code() -> String {
+    random_id(6, CODE_ALPHABET)
+}
+
 impl App {
     /// A new app over an open database.
     pub fn new(db: Db, clock: Arc<dyn Clock>, settings: Settings) -> Arc<App> {
         let (tx, rx) = mpsc::unbounded_channel();
-        let app = Arc::new_cyclic(|w| App {
+        tokio::spawn(rating_task(db.clone(), rx));
+        let registry = Arc::new(Registry::default());
+        let env = TableEnv {
+            db: db.clone(),
+            clock: clock.clone(),
+            settings: settings.clone(),
+            registry: registry.clone(),
+            ratings: tx,
+        };
+        let limiter = Limiter::new(
+            settings.tables_per_minute_per_address,
+            std::time::Duration::from_secs(60),
+            100_000,
+        );
+        Arc::new(App {
             db,
             clock,
             settings,
-            tables: Mutex::new(HashMap::new()),
-            codes: Mutex::new(HashMap::new()),
+            registry,
+            limiter,
+            env,
             next_conn: AtomicU64::new(1),
-            ratings: tx,
-            self_ref: w.clone(),
-        });
-        tokio::spawn(rating_task(app.db.clone(), rx));
-        app
+        })
     }
 
-    /// This app as an `Arc`.
-    pub fn arc(&self) -> Arc<App> {
-        self.self_ref
-            .upgrade()
-            .expect("the app is alive while it is used")
+    pub(crate) fn env(&self) -> &TableEnv {
+        &self.env
     }
 
     /// Now, in ms.
@@ -131,45 +118,15 @@ impl App {
         self.next_conn.fetch_add(1, Ordering::Relaxed)
     }
 
-    /// A fresh table id.
-    pub fn new_table_id(&self) -> String {
-        random_id(10, ID_ALPHABET)
-    }
-
-    /// A fresh join code.
-    pub fn new_code(&self) -> String {
-        random_id(6, CODE_ALPHABET)
-    }
-
-    pub(crate) fn register_table(&self, id: &str, code: &str, handle: TableHandle) {
-        if let Ok(mut t) = self.tables.lock() {
-            t.insert(id.to_string(), handle);
-        }
-        if let Ok(mut c) = self.codes.lock() {
-            c.insert(code.to_string(), id.to_string());
-        }
-    }
-
-    pub(crate) fn unregister_table(&self, id: &str, code: &str) {
-        if let Ok(mut t) = self.tables.lock() {
-            t.remove(id);
-        }
-        if let Ok(mut c) = self.codes.lock() {
-            c.remove(code);
-        }
-    }
-
     /// The live table with this id, loading it from the database if it is not in memory.
     pub(crate) async fn table(&self, id: &str) -> Option<TableHandle> {
         if id.len() > 64 {
             return None;
         }
-        if let Some(h) = self.tables.lock().ok().and_then(|t| t.get(id).cloned()) {
-            if !h.tx.is_closed() {
-                return Some(h);
-            }
+        if let Some(h) = self.registry.get(id) {
+            return Some(h);
         }
-        table::load_by_id(&self.arc(), id).await
+        table::load_by_id(&self.env, id).await
     }
 
     /// Send a command to a live table (reloading it once if its actor just ended).
@@ -183,9 +140,7 @@ impl App {
             if h.tx.send(make()).await.is_ok() {
                 return Some(h);
             }
-            if let Ok(mut t) = self.tables.lock() {
-                t.remove(id);
-            }
+            self.registry.forget(id);
         }
         None
     }
@@ -196,40 +151,26 @@ impl App {
         if code.len() > 16 {
             return None;
         }
-        if let Some(id) = self.codes.lock().ok().and_then(|c| c.get(&code).cloned()) {
+        if let Some(id) = self.registry.id_of_code(&code) {
             return Some(id);
         }
-        let row = self
-            .db
-            .fetch_opt(
-                "SELECT id FROM junqi_tables WHERE code = $1",
-                vec![code.into()],
-            )
-            .await
-            .ok()??;
-        Some(col_str(&row, 0))
+        store::id_of_code(&self.db, &code).await.ok()?
     }
 
-    /// Summaries of the live tables for the lobby (public ones, newest first).
-    pub fn lobby(&self) -> Vec<Value> {
-        let handles: Vec<TableHandle> = self
-            .tables
-            .lock()
-            .map(|t| t.values().cloned().collect())
-            .unwrap_or_default();
-        let mut list: Vec<Value> = handles
-            .iter()
-            .filter_map(|h| h.summary.lock().ok().map(|s| s.clone()))
-            .filter(|s| s["private"] != json!(true))
-            .collect();
-        list.sort_by_key(|s| std::cmp::Reverse(s["created_ms"].as_u64().unwrap_or(0)));
-        list.truncate(200);
-        list
+    /// The lobby: the public live tables (newest first) and the most recent finished games.
+    pub async fn lobby(&self) -> Result<Value, Refusal> {
+        let recent = store::recent_finished(&self.db, 30)
+            .await
+            .map_err(Refusal::Internal)?;
+        Ok(json!({
+            "tables": self.registry.lobby(200),
+            "recent_games": recent.iter().map(game_json).collect::<Vec<_>>(),
+        }))
     }
 
     /// Number of live tables.
     pub fn live_tables(&self) -> usize {
-        self.tables.lock().map(|t| t.len()).unwrap_or(0)
+        self.registry.len()
     }
 
     /// The player of a session token.
@@ -442,10 +383,6 @@ impl App {
         }
     }
 
-    pub(crate) fn rate(&self, job: RatingJob) {
-        let _ = self.ratings.send(job);
-    }
-
     /// A player's page: the player, ratings and recent games.
     pub async fn player_page(&self, name: &str) -> Result<Option<Value>, String> {
         if name.len() > 64 {
@@ -464,16 +401,13 @@ impl App {
             name: col_str(&row, 1),
             guest: col_i64(&row, 2) != 0,
         };
-        let ratings: Vec<Value> = self
-            .db
-            .fetch(
-                "SELECT category, rating, rd, games FROM junqi_ratings WHERE player_id = $1 ORDER BY category",
-                vec![player.id.clone().into()],
-            )
+        let ratings: Vec<Value> = store::ratings_of(&self.db, &player.id)
             .await?
-            .iter()
-            .map(|r| json!({"category": col_str(r, 0), "rating": (col_f64(r, 1) * 10.0).round() / 10.0,
-                            "rd": (col_f64(r, 2) * 10.0).round() / 10.0, "games": col_i64(r, 3)}))
+            .into_iter()
+            .map(|(category, rating, rd, games)| {
+                json!({"category": category, "rating": (rating * 10.0).round() / 10.0,
+                       "rd": (rd * 10.0).round() / 10.0, "games": games})
+            })
             .collect();
         let games = self.recent_games(&player.id, 20).await?;
         Ok(Some(
@@ -483,33 +417,29 @@ impl App {
 
     /// A player's most recent finished games.
     pub async fn recent_games(&self, player_id: &str, limit: i64) -> Result<Vec<Value>, String> {
-        let rows = self
-            .db
-            .fetch(
-                "SELECT t.id, t.config, t.seats, t.result, t.finished_ms, g.seat FROM junqi_game_players g \
-                 JOIN junqi_tables t ON t.id = g.table_id WHERE g.player_id = $1 ORDER BY g.finished_ms DESC LIMIT $2",
-                vec![player_id.into(), limit.into()],
-            )
-            .await?;
-        Ok(rows
+        Ok(store::player_games(&self.db, player_id, limit)
+            .await?
             .iter()
-            .map(|r| {
-                let config: Value = serde_json::from_str(&col_str(r, 1)).unwrap_or(Value::Null);
-                let seats: Value = serde_json::from_str(&col_str(r, 2)).unwrap_or(Value::Null);
-                let result = col_opt_str(r, 3).unwrap_or_default();
-                let outcome = junqi_core::record::outcome_from_text(&result).ok();
-                json!({
-                    "id": col_str(r, 0),
-                    "board": config["board"], "mode": config["mode"],
-                    "seat": col_i64(r, 5),
-                    "players": table::seat_names(&seats),
-                    "player_ids": table::seat_player_ids(&seats),
-                    "outcome": junqi_core::json::outcome_to_json(outcome),
-                    "finished_ms": col_i64(r, 4),
-                })
-            })
+            .map(game_json)
             .collect())
     }
+}
+
+/// A finished game as lists show it.
+fn game_json(g: &store::FinishedGame) -> Value {
+    let outcome = junqi_core::record::outcome_from_text(&g.result).ok();
+    let mut v = json!({
+        "id": g.id,
+        "board": g.config["board"], "mode": g.config["mode"],
+        "players": table::seat_names(&g.seats),
+        "player_ids": table::seat_player_ids(&g.seats),
+        "outcome": junqi_core::json::outcome_to_json(outcome),
+        "finished_ms": g.finished_ms,
+    });
+    if let Some(s) = g.seat {
+        v["seat"] = s.into();
+    }
+    v
 }
 
 fn clean_name(n: &str) -> String {
@@ -525,90 +455,4 @@ fn valid_account_name(n: &str) -> bool {
     (3..=24).contains(&n.chars().count())
         && n.chars()
             .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
-}
-
-async fn load_rating(db: &Db, player: &str, category: &str) -> (Rating, i64) {
-    match db
-        .fetch_opt(
-            "SELECT rating, rd, vol, games FROM junqi_ratings WHERE player_id = $1 AND category = $2",
-            vec![player.into(), category.into()],
-        )
-        .await
-    {
-        Ok(Some(r)) => (Rating { rating: col_f64(&r, 0), rd: col_f64(&r, 1), vol: col_f64(&r, 2) }, col_i64(&r, 3)),
-        _ => (Rating::default(), 0),
-    }
-}
-
-/// Rates finished games one at a time (so that no two updates of one player race).
-async fn rating_task(db: Db, mut rx: mpsc::UnboundedReceiver<RatingJob>) {
-    while let Some(job) = rx.recv().await {
-        let score = |seat: Seat| -> Option<f64> {
-            match job.outcome {
-                Outcome::Win { .. } => Some(if job.outcome.winners().contains(&seat) {
-                    1.0
-                } else {
-                    0.0
-                }),
-                Outcome::Draw { .. } => Some(0.5),
-                Outcome::Aborted => None,
-            }
-        };
-        let n = job.players.len();
-        let mut current = Vec::with_capacity(n);
-        for p in &job.players {
-            current.push(match p {
-                Some(id) => Some(load_rating(&db, id, &job.category).await),
-                None => None,
-            });
-        }
-        let mut stmts = Vec::new();
-        for seat in 0..n {
-            let (Some(pid), Some((mine, games)), Some(s)) =
-                (&job.players[seat], current[seat], score(seat as Seat))
-            else {
-                continue;
-            };
-            let opponent = match job.board {
-                BoardKind::TwoPlayer => current[1 - seat].map(|c| c.0),
-                BoardKind::FourPlayer => {
-                    let enemies: Vec<Rating> = [(seat + 1) % 4, (seat + 3) % 4]
-                        .iter()
-                        .filter_map(|&e| current[e].map(|c| c.0))
-                        .collect();
-                    (!enemies.is_empty()).then(|| rating::team(&enemies))
-                }
-            };
-            let Some(opp) = opponent else { continue };
-            if job
-                .players
-                .iter()
-                .enumerate()
-                .any(|(o, q)| o != seat && q.as_ref() == Some(pid) && o % 2 != seat % 2)
-            {
-                continue; // one person on both sides: not rated
-            }
-            let new = rating::update(mine, &[(opp, s)]);
-            stmts.push((
-                "DELETE FROM junqi_ratings WHERE player_id = $1 AND category = $2",
-                vec![Arg::from(pid.as_str()), Arg::from(job.category.as_str())],
-            ));
-            stmts.push((
-                "INSERT INTO junqi_ratings (player_id, category, rating, rd, vol, games) VALUES ($1, $2, $3, $4, $5, $6)",
-                vec![
-                    pid.as_str().into(),
-                    job.category.as_str().into(),
-                    new.rating.into(),
-                    new.rd.into(),
-                    new.vol.into(),
-                    (games + 1).into(),
-                ],
-            ));
-        }
-        if !stmts.is_empty() {
-            if let Err(e) = db.write(stmts).await {
-                tracing::warn!("rating update failed: {e}");
-            }
-        }
-    }
 }

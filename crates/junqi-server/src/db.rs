@@ -72,10 +72,17 @@ pub struct Db {
     writer: mpsc::Sender<WriteJob>,
 }
 
-const MIGRATIONS_SQLITE: &[(i64, &str)] =
-    &[(1, include_str!("../migrations/sqlite/0001_init.sql"))];
-const MIGRATIONS_POSTGRES: &[(i64, &str)] =
-    &[(1, include_str!("../migrations/postgres/0001_init.sql"))];
+const MIGRATIONS_SQLITE: &[(i64, &str)] = &[
+    (1, include_str!("../migrations/sqlite/0001_init.sql")),
+    (3, include_str!("../migrations/sqlite/0003_table_state.sql")),
+];
+const MIGRATIONS_POSTGRES: &[(i64, &str)] = &[
+    (1, include_str!("../migrations/postgres/0001_init.sql")),
+    (
+        3,
+        include_str!("../migrations/postgres/0003_table_state.sql"),
+    ),
+];
 
 fn bind<'q>(
     mut q: Query<'q, Any, AnyArguments<'q>>,
@@ -96,6 +103,12 @@ impl Db {
     /// Open (and create, for SQLite) the database at `url` (`sqlite://path` or
     /// `postgres://...`) and run the migrations.
     pub async fn open(url: &str) -> anyhow::Result<Db> {
+        Db::open_with(url, crate::settings::Settings::default().wal_limit_bytes).await
+    }
+
+    /// [`Db::open`], with the size past which the SQLite write-ahead log is checkpointed and
+    /// truncated.
+    pub async fn open_with(url: &str, wal_limit: u64) -> anyhow::Result<Db> {
         sqlx::any::install_default_drivers();
         let backend = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             Backend::Postgres
@@ -111,27 +124,39 @@ impl Db {
         } else {
             url.to_string()
         };
+        let wal = (backend == Backend::Sqlite).then(|| wal_path(&url));
         let pool = AnyPoolOptions::new()
             .max_connections(if backend == Backend::Sqlite { 4 } else { 8 })
+            // A database that cannot be reached says so in seconds, not after half a minute.
+            .acquire_timeout(std::time::Duration::from_secs(10))
             .after_connect(move |conn, _| {
                 Box::pin(async move {
                     if backend == Backend::Sqlite {
                         conn.execute("PRAGMA journal_mode = WAL").await?;
                         conn.execute("PRAGMA synchronous = NORMAL").await?;
                         conn.execute("PRAGMA busy_timeout = 10000").await?;
-                        // Checkpoints run beside the writer (see `checkpointer`), not inside a
-                        // commit, so a slow disk never stalls every table at once.
+                        // Checkpoints run beside the writer (see `checkpointer`) and between its
+                        // commits (see `writer`), not inside a commit, so a slow disk never
+                        // stalls every table at once.
                         conn.execute("PRAGMA wal_autocheckpoint = 0").await?;
+                        // After a checkpoint resets the log, its file is cut back to this size.
+                        let limit = format!("PRAGMA journal_size_limit = {wal_limit}");
+                        conn.execute(limit.as_str()).await?;
                     }
                     Ok(())
                 })
             })
             .connect(&url)
             .await
-            .with_context(|| format!("opening the database {url}"))?;
-        migrate(&pool, backend).await?;
+            .map_err(|e| anyhow::anyhow!("cannot open the database {url}: {e}"))?;
+        if backend == Backend::Sqlite {
+            check_integrity(&pool, &url).await?;
+        }
+        migrate(&pool, backend)
+            .await
+            .with_context(|| format!("migrating the database {url}"))?;
         let (tx, rx) = mpsc::channel(4096);
-        tokio::spawn(writer(pool.clone(), rx));
+        tokio::spawn(writer(pool.clone(), rx, wal.map(|p| (p, wal_limit))));
         if backend == Backend::Sqlite {
             tokio::spawn(checkpointer(pool.clone()));
         }
@@ -267,7 +292,58 @@ async fn run_batch(pool: &AnyPool, jobs: &[WriteJob]) -> Result<(), sqlx::Error>
     tx.commit().await
 }
 
-async fn writer(pool: AnyPool, mut rx: mpsc::Receiver<WriteJob>) {
+/// The write-ahead log file of a `sqlite://path?...` URL.
+fn wal_path(url: &str) -> std::path::PathBuf {
+    let path = url
+        .trim_start_matches("sqlite://")
+        .trim_start_matches("sqlite:");
+    let path = path.split('?').next().unwrap_or(path);
+    std::path::PathBuf::from(format!("{path}-wal"))
+}
+
+/// A SQLite file that opens but is damaged (truncated pages, garbage inside) is refused at start
+/// with SQLite's own words, not at the first write of a game.
+async fn check_integrity(pool: &AnyPool, url: &str) -> anyhow::Result<()> {
+    let rows = sqlx::query("PRAGMA quick_check")
+        .fetch_all(pool)
+        .await
+        .map_err(|e| anyhow::anyhow!("the database {url} is not a usable SQLite database: {e}"))?;
+    let report: Vec<String> = rows
+        .iter()
+        .filter_map(|r| r.try_get::<String, _>(0).ok())
+        .collect();
+    if report != ["ok"] {
+        anyhow::bail!(
+            "the database {url} is damaged (SQLite's quick_check: {}): restore it from a backup or move it away",
+            report.join("; ")
+        );
+    }
+    Ok(())
+}
+
+/// If the write-ahead log has grown past `limit`, move it into the database and truncate it.
+/// Run by the writer between commits, so no write of ours competes; readers are short and the
+/// busy timeout waits them out. Under steady load a passive checkpoint never catches up with the
+/// writer (the log is only reset when it has been copied whole), so the log would grow forever.
+async fn bound_wal(pool: &AnyPool, wal: &std::path::Path, limit: u64) {
+    let size = std::fs::metadata(wal).map(|m| m.len()).unwrap_or(0);
+    if size <= limit {
+        return;
+    }
+    match sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+        .fetch_optional(pool)
+        .await
+    {
+        Ok(_) => tracing::debug!("write-ahead log was {size} bytes: checkpointed and truncated"),
+        Err(e) => tracing::warn!("checkpoint of a {size}-byte write-ahead log failed: {e}"),
+    }
+}
+
+async fn writer(
+    pool: AnyPool,
+    mut rx: mpsc::Receiver<WriteJob>,
+    wal: Option<(std::path::PathBuf, u64)>,
+) {
     while let Some(first) = rx.recv().await {
         let mut batch = vec![first];
         while batch.len() < 1024 {
@@ -306,6 +382,9 @@ async fn writer(pool: AnyPool, mut rx: mpsc::Receiver<WriteJob>) {
                     let _ = j.done.send(r);
                 }
             }
+        }
+        if let Some((path, limit)) = &wal {
+            bound_wal(&pool, path, *limit).await;
         }
     }
 }

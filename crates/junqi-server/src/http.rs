@@ -1,13 +1,15 @@
-//! The HTTP API of `docs/server-protocol.md` and the router.
+//! The HTTP API of `docs/server-protocol.md` and the router. Request bodies are typed structs
+//! read by [`Body`] (unknown fields and wrong types are refused, naming them); every refusal is
+//! a [`Refusal`], answered as `{"error", "code", "args"}` with its status.
 
 // Handlers answer errors as ready responses; their size does not matter on this path.
 #![allow(clippy::result_large_err)]
 
 use crate::app::{App, Player};
-use crate::db::{col_i64, col_opt_str, col_str};
+use crate::error::Refusal;
 use crate::table::{Table, TableConfig, TableSpec, DEFAULT_DEPLOY_MS, DEFAULT_MOVE_MS};
 use axum::body::Bytes;
-use axum::extract::{Path, Query, State, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, FromRequest, Path, Query, Request, State, WebSocketUpgrade};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -16,11 +18,17 @@ use junqi_core::json::{event_to_json, outcome_to_json};
 use junqi_core::{
     BoardKind, Entry, Mode, Observer, Options, Record, Rules, Seat, SquareKind, Topology,
 };
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::HashMap;
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 type Reply = Result<Response, Response>;
+
+/// The largest request body accepted, in bytes.
+pub const MAX_BODY: usize = 64 * 1024;
 
 fn err(status: u16, reason: impl Into<String>) -> Response {
     let code = StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST);
@@ -35,13 +43,38 @@ fn body_json(body: &Bytes) -> Result<Value, Response> {
     if body.is_empty() {
         return Ok(json!({}));
     }
-    if body.len() > 64 * 1024 {
-        return Err(err(413, "request too large"));
+    if body.len() > MAX_BODY {
+        return Err(Refusal::BodyTooLarge { limit: MAX_BODY }.into_response());
     }
     match serde_json::from_slice::<Value>(body) {
         Ok(v @ Value::Object(_)) => Ok(v),
         Ok(_) => Err(err(400, "the body must be a JSON object")),
         Err(e) => Err(err(400, format!("not JSON: {e}"))),
+    }
+}
+
+/// A JSON request body read into `T` (an empty body is `{}`): too large, not JSON, an unknown
+/// field or a wrong type is a [`Refusal`] that says which.
+pub(crate) struct Body<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
+    type Rejection = Refusal;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let bytes = Bytes::from_request(req, state)
+            .await
+            .map_err(|e| Refusal::BadRequest(format!("cannot read the body: {e}")))?;
+        if bytes.len() > MAX_BODY {
+            return Err(Refusal::BodyTooLarge { limit: MAX_BODY });
+        }
+        let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
+            b"{}"
+        } else {
+            &bytes
+        };
+        serde_json::from_slice(bytes)
+            .map(Body)
+            .map_err(|e| Refusal::BadRequest(format!("bad request body: {e}")))
     }
 }
 
@@ -51,7 +84,7 @@ async fn session_player(app: &App, headers: &HeaderMap) -> Option<Player> {
     app.player_by_session(token).await
 }
 
-/// The router of the whole service.
+/// The router of the whole service (the body limit is enforced before a handler reads).
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/api/info", get(info))
@@ -71,6 +104,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/replay", get(replay))
         .route("/ws/{id}", get(ws))
         .fallback(crate::web::static_file)
+        .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY + 1))
         .with_state(app)
 }
 
@@ -121,63 +155,105 @@ async fn board(Path(board): Path<String>, Query(q): Query<HashMap<String, String
     )
 }
 
-async fn list_tables(State(app): State<Arc<App>>) -> Reply {
-    ok(json!({"tables": app.lobby()}))
+async fn list_tables(State(app): State<Arc<App>>) -> Result<Json<Value>, Refusal> {
+    app.lobby().await.map(Json)
 }
 
-async fn get_table(State(app): State<Arc<App>>, Path(id): Path<String>) -> Reply {
-    let h = app
-        .table(&id)
-        .await
-        .ok_or_else(|| err(404, "no such table"))?;
+async fn get_table(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, Refusal> {
+    let h = app.table(&id).await.ok_or(Refusal::NoTable)?;
     let s = h.summary.lock().map(|s| s.clone()).unwrap_or(Value::Null);
-    ok(s)
+    Ok(Json(s))
 }
 
-async fn join_code(State(app): State<Arc<App>>, Path(code): Path<String>) -> Reply {
-    let id = app
-        .id_of_code(&code)
-        .await
-        .ok_or_else(|| err(404, "no table has this code"))?;
+async fn join_code(
+    State(app): State<Arc<App>>,
+    Path(code): Path<String>,
+) -> Result<Json<Value>, Refusal> {
+    let id = app.id_of_code(&code).await.ok_or(Refusal::NoCode)?;
     get_table(State(app), Path(id)).await
 }
 
-fn parse_config(v: &Value, default_move_ms: u64) -> Result<TableConfig, Response> {
-    let board: BoardKind = v["board"]
-        .as_str()
+/// A bot at a seat, in a create request.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BotSeat {
+    seat: u8,
+    #[serde(default)]
+    bot: Option<String>,
+}
+
+/// The body of `POST /api/tables` and `POST /api/play-computer`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TableBody {
+    #[serde(default)]
+    board: Option<String>,
+    #[serde(default)]
+    mode: Option<String>,
+    #[serde(default)]
+    options: Option<serde_json::Map<String, Value>>,
+    #[serde(default)]
+    move_seconds: Option<u64>,
+    #[serde(default)]
+    deploy_seconds: Option<u64>,
+    #[serde(default)]
+    resign_after_seconds: Option<u64>,
+    #[serde(default)]
+    leaver_replaced_by_bot: Option<bool>,
+    #[serde(default)]
+    private: Option<bool>,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    seat: Option<u8>,
+    /// `POST /api/tables`: bots to seat.
+    #[serde(default)]
+    bots: Option<Vec<BotSeat>>,
+    /// `POST /api/play-computer`: the opponents' bot.
+    #[serde(default)]
+    bot: Option<String>,
+}
+
+fn parse_config(b: &TableBody, default_move_ms: u64) -> Result<TableConfig, Refusal> {
+    let board: BoardKind = b
+        .board
+        .as_deref()
         .unwrap_or("two_player")
         .parse()
-        .map_err(|e: String| err(400, e))?;
-    let mode: Mode = v["mode"]
-        .as_str()
+        .map_err(Refusal::BadRequest)?;
+    let mode: Mode = b
+        .mode
+        .as_deref()
         .unwrap_or("dark")
         .parse()
-        .map_err(|e: String| err(400, e))?;
+        .map_err(Refusal::BadRequest)?;
     if !mode.allowed_on(board) {
-        return Err(err(
-            400,
-            format!("mode {mode} does not exist on the {board} board"),
-        ));
+        return Err(Refusal::NoMode {
+            mode: mode.to_string(),
+            board: board.to_string(),
+        });
     }
-    let options = match v.get("options") {
-        None | Some(Value::Null) => Options::defaults(board, mode),
-        Some(o) => Options::from_json(board, mode, Some(o)).map_err(|e| err(400, e))?,
+    let options = match &b.options {
+        None => Options::defaults(board, mode),
+        Some(o) => Options::from_json(board, mode, Some(&Value::Object(o.clone())))
+            .map_err(Refusal::BadRules)?,
     };
-    let rules = Rules::new(board, mode, options).map_err(|e| err(400, e))?;
-    let secs = |key: &str, default_ms: u64| -> Result<u64, Response> {
-        match v.get(key) {
-            None | Some(Value::Null) => Ok(default_ms),
-            Some(x) => match x.as_u64() {
-                Some(s) if s <= 3600 => Ok(s * 1000),
-                _ => Err(err(
-                    400,
-                    format!("{key} must be a number of seconds from 0 to 3600"),
-                )),
-            },
+    let rules = Rules::new(board, mode, options).map_err(Refusal::BadRules)?;
+    let secs = |field: &str, v: Option<u64>, default_ms: u64| -> Result<u64, Refusal> {
+        match v {
+            None => Ok(default_ms),
+            Some(s) if s <= 3600 => Ok(s * 1000),
+            Some(_) => Err(Refusal::BadSeconds {
+                field: field.into(),
+            }),
         }
     };
-    let name = v["name"]
-        .as_str()
+    let name: String = b
+        .name
+        .as_deref()
         .unwrap_or("")
         .chars()
         .filter(|c| !c.is_control())
@@ -185,58 +261,70 @@ fn parse_config(v: &Value, default_move_ms: u64) -> Result<TableConfig, Response
         .collect();
     Ok(TableConfig {
         rules,
-        move_ms: secs("move_seconds", default_move_ms)?,
-        deploy_ms: secs("deploy_seconds", DEFAULT_DEPLOY_MS)?,
-        leaver_bot: v["leaver_replaced_by_bot"].as_bool().unwrap_or(false),
-        private: v["private"].as_bool().unwrap_or(false),
-        name,
-        resign_ms: secs("resign_after_seconds", crate::table::RESIGN_WINDOW_MS)?,
+        move_ms: secs("move_seconds", b.move_seconds, default_move_ms)?,
+        deploy_ms: secs("deploy_seconds", b.deploy_seconds, DEFAULT_DEPLOY_MS)?,
+        leaver_bot: b.leaver_replaced_by_bot.unwrap_or(false),
+        private: b.private.unwrap_or(false),
+        name: name.trim().to_string(),
+        resign_ms: secs(
+            "resign_after_seconds",
+            b.resign_after_seconds,
+            crate::table::RESIGN_WINDOW_MS,
+        )?,
     })
 }
 
-fn parse_seat(v: &Value, seats: usize) -> Result<Seat, Response> {
-    match v.get("seat") {
-        None | Some(Value::Null) => Ok(0),
-        Some(x) => match x.as_u64() {
-            Some(s) if (s as usize) < seats => Ok(s as Seat),
-            _ => Err(err(
-                400,
-                format!("seat must be a seat number from 0 to {}", seats - 1),
-            )),
-        },
+fn check_seat(seat: Option<u8>, seats: usize) -> Result<Seat, Refusal> {
+    match seat {
+        None => Ok(0),
+        Some(s) if (s as usize) < seats => Ok(s),
+        Some(s) => Err(Refusal::SeatMissing {
+            seat: s as u64,
+            seats,
+        }),
     }
 }
 
-fn check_bot(name: &str) -> Result<String, Response> {
+fn check_bot(name: &str) -> Result<String, Refusal> {
     if junqi_ai::bot_by_name(name).is_some() {
         Ok(name.to_string())
     } else {
-        Err(err(
-            400,
-            format!(
-                "no bot named {name:?} (bots: {})",
-                junqi_ai::bot_names().join(", ")
-            ),
-        ))
+        Err(Refusal::UnknownBot { name: name.into() })
     }
 }
 
-async fn creator(app: &App, headers: &HeaderMap) -> Result<(Player, Option<String>), Response> {
-    match session_player(app, headers).await {
-        Some(p) => Ok((p, None)),
+/// Create a table for the caller: limits first (per address and per creator), then the table.
+async fn create(
+    app: Arc<App>,
+    headers: HeaderMap,
+    addr: SocketAddr,
+    spec: TableSpec,
+) -> Result<Response, Refusal> {
+    app.limiter
+        .check(&format!("tables:{}", addr.ip()))
+        .map_err(|retry_after| Refusal::RateLimited { retry_after })?;
+    let (player, session) = match session_player(&app, &headers).await {
+        Some(p) => (p, None),
         None => {
-            let (p, s) = app.new_guest(None).await.map_err(|e| err(500, e))?;
-            Ok((p, Some(s)))
+            let (p, s) = app
+                .new_guest(None)
+                .await
+                .map_err(|e| Refusal::Internal(e.to_string()))?;
+            (p, Some(s))
         }
+    };
+    // An open table is one not yet playing. A person, or an address, may have only so many.
+    let limit = app.settings.max_open_tables_per_creator;
+    let creator = format!("player:{}", player.id);
+    let by_addr = format!("addr:{}", addr.ip());
+    if app.registry.open_tables_of(&creator) >= limit
+        || app.registry.open_tables_of(&by_addr) >= limit * 2
+    {
+        return Err(Refusal::TooManyTables { limit });
     }
-}
-
-async fn create(app: Arc<App>, headers: HeaderMap, spec: TableSpec) -> Reply {
-    let (player, session) = creator(&app, &headers).await?;
+    let key = if session.is_some() { by_addr } else { creator };
     let seat = spec.seat;
-    let (_, summary, token) = Table::create(app.clone(), spec, player.clone())
-        .await
-        .map_err(|e| err(400, e))?;
+    let (_, summary, token) = Table::create(app.env().clone(), spec, player.clone(), key).await?;
     let id = summary["id"].as_str().unwrap_or("").to_string();
     let code = summary["code"].as_str().unwrap_or("").to_string();
     let mut v = json!({"table": summary, "seat": seat, "token": token, "join_url": format!("/#/join/{code}"),
@@ -247,56 +335,68 @@ async fn create(app: Arc<App>, headers: HeaderMap, spec: TableSpec) -> Reply {
     Ok((StatusCode::CREATED, Json(v)).into_response())
 }
 
-async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) -> Reply {
-    let v = body_json(&body)?;
-    let config = parse_config(&v, DEFAULT_MOVE_MS)?;
-    let seats = config.rules.seats();
-    let seat = parse_seat(&v, seats)?;
-    let mut bots = Vec::new();
-    if let Some(list) = v.get("bots").and_then(Value::as_array) {
-        for b in list.iter().take(4) {
-            let s = parse_seat(b, seats)?;
-            bots.push((s, check_bot(b["bot"].as_str().unwrap_or("random"))?));
-        }
+async fn create_table(
+    State(app): State<Arc<App>>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Body(b): Body<TableBody>,
+) -> Result<Response, Refusal> {
+    if b.bot.is_some() {
+        return Err(Refusal::BadRequest(
+            "field \"bot\" is for /api/play-computer: give \"bots\": [{\"seat\", \"bot\"}] here"
+                .into(),
+        ));
     }
-    create(
-        app,
-        headers,
-        TableSpec {
-            config,
-            seat,
-            bots,
-            start: false,
-        },
-    )
-    .await
+    let config = parse_config(&b, DEFAULT_MOVE_MS)?;
+    let seats = config.rules.seats();
+    let seat = check_seat(b.seat, seats)?;
+    let mut bots = Vec::new();
+    for bs in b.bots.iter().flatten() {
+        if bots.len() >= seats {
+            return Err(Refusal::BadRequest(format!("at most {seats} bots")));
+        }
+        let s = check_seat(Some(bs.seat), seats)?;
+        bots.push((s, check_bot(bs.bot.as_deref().unwrap_or("random"))?));
+    }
+    let spec = TableSpec {
+        config,
+        seat,
+        bots,
+        start: false,
+    };
+    create(app, headers, addr, spec).await
 }
 
-async fn play_computer(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) -> Reply {
-    let v = body_json(&body)?;
-    let mut config = parse_config(&v, 0)?;
+async fn play_computer(
+    State(app): State<Arc<App>>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Body(b): Body<TableBody>,
+) -> Result<Response, Refusal> {
+    if b.bots.is_some() {
+        return Err(Refusal::BadRequest(
+            "field \"bots\" is for /api/tables: give \"bot\" (the opponents' bot) here".into(),
+        ));
+    }
+    let mut config = parse_config(&b, 0)?;
     if config.name.is_empty() {
         config.name = "Play the computer".into();
     }
-    config.private = v["private"].as_bool().unwrap_or(true);
+    config.private = b.private.unwrap_or(true);
     let seats = config.rules.seats();
-    let seat = parse_seat(&v, seats)?;
-    let bot = check_bot(v["bot"].as_str().unwrap_or(junqi_ai::default_bot()))?;
+    let seat = check_seat(b.seat, seats)?;
+    let bot = check_bot(b.bot.as_deref().unwrap_or(junqi_ai::default_bot()))?;
     let bots = (0..seats as Seat)
         .filter(|&s| s != seat)
         .map(|s| (s, bot.clone()))
         .collect();
-    create(
-        app,
-        headers,
-        TableSpec {
-            config,
-            seat,
-            bots,
-            start: true,
-        },
-    )
-    .await
+    let spec = TableSpec {
+        config,
+        seat,
+        bots,
+        start: true,
+    };
+    create(app, headers, addr, spec).await
 }
 
 async fn guest(State(app): State<Arc<App>>, body: Bytes) -> Reply {
@@ -372,38 +472,24 @@ async fn games(State(app): State<Arc<App>>, Query(q): Query<HashMap<String, Stri
 }
 
 /// A finished game from the database: its record and seat names.
-async fn finished_record(app: &App, id: &str) -> Result<(Record, Vec<Value>), Response> {
-    let row = app
-        .db
-        .fetch_opt(
-            "SELECT status, header, seats FROM junqi_tables WHERE id = $1",
-            vec![id.into()],
-        )
+async fn finished_record(app: &App, id: &str) -> Result<(Record, Vec<Value>), Refusal> {
+    let internal = |e: String| Refusal::Internal(e);
+    let (status, header, seats) = crate::store::game_header(&app.db, id)
         .await
-        .map_err(|e| err(500, e))?
-        .ok_or_else(|| err(404, "no such game"))?;
-    if col_str(&row, 0) != "over" {
-        return Err(err(403, "the record is published once the game is over"));
+        .map_err(internal)?
+        .ok_or(Refusal::NoGame)?;
+    if status != "over" {
+        return Err(Refusal::RecordLater);
     }
-    let header = col_opt_str(&row, 1).unwrap_or_default();
-    let seats: Value = serde_json::from_str(&col_str(&row, 2)).unwrap_or(Value::Null);
-    let mut record = Record::from_text(&header).map_err(|e| err(500, e))?;
+    let seats: Value = serde_json::from_str(&seats).unwrap_or(Value::Null);
+    let mut record = Record::from_text(&header.unwrap_or_default()).map_err(internal)?;
     let topo = record.topology();
-    let rows = app
-        .db
-        .fetch(
-            "SELECT seq, entry FROM junqi_entries WHERE table_id = $1 ORDER BY seq",
-            vec![id.into()],
-        )
-        .await
-        .map_err(|e| err(500, e))?;
-    for r in &rows {
-        let _ = col_i64(r, 0);
+    for (_, text) in crate::store::entries(&app.db, id).await.map_err(internal)? {
         record
             .entries
-            .push(Entry::from_text(topo, &col_str(r, 1)).map_err(|e| err(500, e))?);
+            .push(Entry::from_text(topo, &text).map_err(internal)?);
     }
-    let pos = record.replay().map_err(|e| err(500, e))?;
+    let pos = record.replay().map_err(internal)?;
     record.result = pos.outcome();
     Ok((record, crate::table::seat_names(&seats)))
 }
@@ -412,10 +498,10 @@ async fn record(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     Query(q): Query<HashMap<String, String>>,
-) -> Reply {
+) -> Result<Response, Refusal> {
     let (record, _) = finished_record(&app, &id).await?;
     if q.get("format").map(String::as_str) == Some("json") {
-        return ok(record.to_json());
+        return Ok(Json(record.to_json()).into_response());
     }
     let safe: String = id.chars().filter(|c| c.is_ascii_alphanumeric()).collect();
     Ok((
@@ -434,25 +520,30 @@ async fn record(
         .into_response())
 }
 
-async fn replay(State(app): State<Arc<App>>, Path(id): Path<String>) -> Reply {
+async fn replay(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, Refusal> {
     let (record, players) = finished_record(&app, &id).await?;
+    let internal = |e: String| Refusal::Internal(e);
     let topo = record.topology();
-    let mut pos = record.start_position().map_err(|e| err(500, e))?;
+    let mut pos = record.start_position().map_err(internal)?;
     let start = pos.observe(Observer::Referee).to_json();
     let mut steps = Vec::with_capacity(record.entries.len());
     for (i, e) in record.entries.iter().enumerate() {
         let mut events = Vec::new();
-        e.apply(&mut pos, &mut events).map_err(|x| err(500, x.0))?;
+        e.apply(&mut pos, &mut events)
+            .map_err(|x| internal(x.to_string()))?;
         steps.push(json!({
             "v": i + 1, "entry": e.to_text(topo),
             "events": events.iter().map(|x| event_to_json(topo, x)).collect::<Vec<_>>(),
             "position": pos.observe(Observer::Referee).to_json(),
         }));
     }
-    ok(
+    Ok(Json(
         json!({"id": id, "players": players, "record": record.to_text(), "outcome": outcome_to_json(pos.outcome()),
               "start": start, "steps": steps}),
-    )
+    ))
 }
 
 async fn ws(
@@ -461,7 +552,7 @@ async fn ws(
     upgrade: WebSocketUpgrade,
 ) -> Response {
     upgrade
-        .max_message_size(crate::protocol::MAX_FRAME)
-        .max_frame_size(crate::protocol::MAX_FRAME)
+        .max_message_size(crate::protocol::MAX_WS_MESSAGE)
+        .max_frame_size(crate::protocol::MAX_WS_MESSAGE)
         .on_upgrade(move |socket| crate::ws::serve(app, id, socket))
 }

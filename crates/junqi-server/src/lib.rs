@@ -1,23 +1,33 @@
 //! # junqi-server
 //!
 //! `junqi serve`: one process that is the whole product on one machine. Lobby and tables,
-//! seats for people and bots, deployment and move clocks, the table rules of RULES §10,
-//! reconnects with versioned events, persistence in SQLite or PostgreSQL (every accepted entry is
-//! stored before anyone is told of it; unfinished games resume after a restart), guest and
-//! registered accounts with Glicko-2 ratings, records and replays, and the browser client
-//! (`web/`), all over HTTP and WebSocket. The protocol is `docs/server-protocol.md`.
+//! seats for people and bots, deployment and move clocks, the table rules of RULES §10
+//! (`docs/rules.md`), reconnects with versioned events, persistence in SQLite or PostgreSQL
+//! (every accepted entry is stored before anyone is told of it; unfinished games resume after a
+//! restart with their clocks, draw offers and bots' beliefs), guest and registered accounts with
+//! Glicko-2 ratings, records and replays, and the browser client (`web/`), all over HTTP and
+//! WebSocket. The protocol is `docs/server-protocol.md`.
 //!
 //! Every view a client gets is computed by the core's redaction ([`junqi_core::Observation`]).
+//! Every limit that keeps the server bounded (connections per address, header and hello
+//! timeouts, keepalive, table expiry, creation rates, the write-ahead log) is in [`Settings`].
 
 #![warn(missing_docs)]
 
 pub mod app;
 pub mod client;
 pub mod clock;
+pub mod datadir;
 pub mod db;
+pub mod error;
 mod http;
+pub mod limits;
 pub mod protocol;
 pub mod rating;
+pub mod registry;
+pub mod secret;
+pub mod settings;
+mod store;
 pub mod table;
 mod web;
 mod ws;
@@ -28,6 +38,7 @@ pub use clock::{Clock, ManualClock, SystemClock};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// How to run a server.
 #[derive(Clone)]
@@ -60,7 +71,10 @@ impl Config {
     pub fn database_url(&self) -> String {
         match &self.database {
             Some(u) => u.clone(),
-            None => format!("sqlite://{}", self.data_dir.join("junqi.sqlite3").display()),
+            None => format!(
+                "sqlite://{}",
+                datadir::database_path(&self.data_dir).display()
+            ),
         }
     }
 }
@@ -72,6 +86,8 @@ pub struct Server {
     /// Its state.
     pub app: Arc<App>,
     task: tokio::task::JoinHandle<()>,
+    /// The lock on the data directory, held while the server runs.
+    _lock: Option<datadir::DirLock>,
 }
 
 impl Server {
@@ -91,15 +107,16 @@ impl Server {
     }
 }
 
-/// Open the database (creating the data directory and running migrations), resume unfinished
-/// games, and start listening.
+/// Open the data directory (locked: one server at a time) and the database (checked, with
+/// migrations), resume unfinished games, and start listening.
 pub async fn start(config: Config) -> anyhow::Result<Server> {
-    if config.database.is_none() {
-        std::fs::create_dir_all(&config.data_dir)?;
-    }
-    let db = db::Db::open(&config.database_url()).await?;
+    let lock = match &config.database {
+        None => Some(datadir::prepare(&config.data_dir)?),
+        Some(_) => None,
+    };
+    let db = db::Db::open_with(&config.database_url(), config.settings.wal_limit_bytes).await?;
     let app = App::new(db, config.clock.clone(), config.settings.clone());
-    let resumed = table::load_unfinished(&app)
+    let resumed = table::load_unfinished(app.env())
         .await
         .map_err(anyhow::Error::msg)?;
     if resumed > 0 {
@@ -107,15 +124,64 @@ pub async fn start(config: Config) -> anyhow::Result<Server> {
     }
     let listener = tokio::net::TcpListener::bind(config.addr).await?;
     let addr = listener.local_addr()?;
-    // Small frames go out at once (no Nagle delay on the per-move round trip).
-    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp: &mut tokio::net::TcpStream| {
-        let _ = tcp.set_nodelay(true);
-    });
     let router = http::router(app.clone());
-    let task = tokio::spawn(async move {
-        if let Err(e) = axum::serve(listener, router).await {
-            tracing::error!("server stopped: {e}");
-        }
-    });
-    Ok(Server { addr, app, task })
+    let task = tokio::spawn(serve(listener, router, app.settings.clone()));
+    Ok(Server {
+        addr,
+        app,
+        task,
+        _lock: lock,
+    })
+}
+
+/// Accept connections: at most `max_connections_per_address` open per address (more are closed
+/// at once), request headers must be complete within the header timeout, and every connection
+/// carries its peer address for the handlers.
+async fn serve(listener: tokio::net::TcpListener, router: axum::Router, settings: Settings) {
+    use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+    use tower::ServiceExt;
+    let counter = limits::ConnCounter::new(settings.max_connections_per_address);
+    let header_timeout = Duration::from_millis(settings.header_timeout_ms);
+    loop {
+        let (tcp, peer) = match listener.accept().await {
+            Ok(c) => c,
+            Err(e) => {
+                // Out of file descriptors and the like: wait a moment rather than spin.
+                tracing::warn!("accept: {e}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let Some(guard) = counter.open(peer.ip()) else {
+            tracing::debug!("refused a connection from {peer}: too many open");
+            drop(tcp);
+            continue;
+        };
+        // Small frames go out at once (no Nagle delay on the per-move round trip).
+        let _ = tcp.set_nodelay(true);
+        let router = router.clone();
+        tokio::spawn(async move {
+            let _guard = guard;
+            let svc = hyper::service::service_fn(
+                move |mut req: hyper::Request<hyper::body::Incoming>| {
+                    req.extensions_mut()
+                        .insert(axum::extract::ConnectInfo(peer));
+                    router.clone().oneshot(req)
+                },
+            );
+            let mut builder = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
+            builder
+                .http1()
+                .timer(TokioTimer::new())
+                .header_read_timeout(header_timeout);
+            builder
+                .http2()
+                .timer(TokioTimer::new())
+                .keep_alive_interval(Some(Duration::from_secs(20)));
+            let conn = builder.serve_connection_with_upgrades(TokioIo::new(tcp), svc);
+            if let Err(e) = conn.await {
+                tracing::debug!("connection from {peer}: {e}");
+            }
+        });
+    }
 }

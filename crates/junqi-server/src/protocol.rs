@@ -1,29 +1,44 @@
-//! The WebSocket frames of `docs/server-protocol.md`: strict parsing of client frames (never
-//! panics, every failure is a reason) and builders of server frames.
+//! The WebSocket frames of `docs/server-protocol.md`: client frames as one tagged enum parsed by
+//! serde (unknown types, unknown fields and wrong types are refused with a reason that names
+//! them; parsing never panics), and the ack frame.
 
-use serde_json::{json, Map, Value};
+use crate::error::Refusal;
+use serde::Deserialize;
+use serde_json::{json, Value};
 
-/// The largest client frame accepted, in bytes.
+/// The largest client frame accepted, in bytes. A larger one gets an `error` frame
+/// (`request.frame_too_large`); one over [`MAX_KEPT_FRAME`] also closes the connection.
 pub const MAX_FRAME: usize = 16 * 1024;
+/// A frame over this size gets its `error` frame and the connection is closed.
+pub const MAX_KEPT_FRAME: usize = 64 * 1024;
+/// The largest WebSocket message read at all: beyond it the WebSocket layer drops the connection
+/// without a word (it cannot read the frame to answer it).
+pub const MAX_WS_MESSAGE: usize = 256 * 1024;
 const MAX_TEXT: usize = 256;
 
 /// A client frame.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClientMsg {
     /// The first frame of a connection.
     Hello {
         /// A session token (who the person is).
+        #[serde(default)]
         session: Option<String>,
         /// A seat token (which seat this connection acts for).
+        #[serde(default)]
         token: Option<String>,
         /// The last event version the client has.
+        #[serde(default)]
         last_v: Option<u64>,
     },
     /// Sit at an empty seat.
     TakeSeat {
         /// The seat.
         seat: u8,
-        /// A display name (for people without an account).
+        /// For a connection without a session: the name of the guest made for it (the name
+        /// policy applies). A signed-in person's seat shows their own name.
+        #[serde(default)]
         name: Option<String>,
     },
     /// Host: put a bot at a seat.
@@ -31,6 +46,7 @@ pub enum ClientMsg {
         /// The seat.
         seat: u8,
         /// The bot's name (`None`: the default bot).
+        #[serde(default)]
         bot: Option<String>,
     },
     /// Host: remove a bot from a seat.
@@ -39,7 +55,7 @@ pub enum ClientMsg {
         seat: u8,
     },
     /// Host: start the game.
-    Start,
+    Start {},
     /// Submit a layout (deployment text form).
     Deploy {
         /// The layout.
@@ -51,20 +67,44 @@ pub enum ClientMsg {
         action: String,
     },
     /// Resign.
-    Resign,
+    Resign {},
     /// Offer a draw.
-    OfferDraw,
+    OfferDraw {},
     /// Accept the draw offer.
-    AcceptDraw,
+    AcceptDraw {},
     /// Decline the draw offer.
-    DeclineDraw,
+    DeclineDraw {},
     /// Leave the game for good.
-    Leave,
+    Leave {},
     /// Ping (echoed).
     Ping {
-        /// Any value, echoed in the pong.
+        /// Any small value, echoed in the pong.
+        #[serde(default)]
         t: Value,
     },
+}
+
+impl ClientMsg {
+    /// The texts a frame carries, to check their length.
+    fn texts(&self) -> Vec<(&'static str, &str)> {
+        let mut v = Vec::new();
+        match self {
+            ClientMsg::Hello { session, token, .. } => {
+                if let Some(s) = session {
+                    v.push(("session", s.as_str()));
+                }
+                if let Some(t) = token {
+                    v.push(("token", t.as_str()));
+                }
+            }
+            ClientMsg::AddBot { bot: Some(b), .. } => v.push(("bot", b.as_str())),
+            ClientMsg::TakeSeat { name: Some(n), .. } => v.push(("name", n.as_str())),
+            ClientMsg::Deploy { layout } => v.push(("layout", layout.as_str())),
+            ClientMsg::Act { action } => v.push(("action", action.as_str())),
+            _ => {}
+        }
+        v
+    }
 }
 
 /// A parsed client frame and its request id.
@@ -76,111 +116,53 @@ pub struct Request {
     pub id: Option<Value>,
 }
 
-fn opt_text(o: &Map<String, Value>, key: &str) -> Result<Option<String>, String> {
-    match o.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) if s.len() <= MAX_TEXT => Ok(Some(s.clone())),
-        Some(Value::String(_)) => Err(format!("field {key:?} is too long")),
-        Some(_) => Err(format!("field {key:?} must be a string")),
-    }
-}
-
-fn text(o: &Map<String, Value>, key: &str) -> Result<String, String> {
-    opt_text(o, key)?.ok_or_else(|| format!("missing field {key:?}"))
-}
-
-fn seat(o: &Map<String, Value>) -> Result<u8, String> {
-    match o.get("seat").and_then(Value::as_u64) {
-        Some(s) if s < 4 => Ok(s as u8),
-        Some(s) => Err(format!("seat {s} does not exist")),
-        None => Err("field \"seat\" must be a seat number".into()),
-    }
-}
-
 /// Parse a client frame. The id (if any) is returned even when the rest is bad, so that the
 /// error can echo it.
-pub fn parse_client(text_frame: &str) -> Result<Request, (String, Option<Value>)> {
+pub fn parse_client(text_frame: &str) -> Result<Request, (Refusal, Option<Value>)> {
     if text_frame.len() > MAX_FRAME {
-        return Err(("frame too large".into(), None));
+        return Err((Refusal::FrameTooLarge { limit: MAX_FRAME }, None));
     }
+    let bad = |m: String| Refusal::BadRequest(m);
     let v: Value =
-        serde_json::from_str(text_frame).map_err(|e| (format!("not JSON: {e}"), None))?;
-    let Value::Object(o) = v else {
-        return Err(("a frame must be a JSON object".into(), None));
+        serde_json::from_str(text_frame).map_err(|e| (bad(format!("not JSON: {e}")), None))?;
+    let Value::Object(mut o) = v else {
+        return Err((bad("a frame must be a JSON object".into()), None));
     };
-    let id = match o.get("id") {
+    let id = match o.remove("id") {
         None | Some(Value::Null) => None,
-        Some(v @ Value::Number(_)) => Some(v.clone()),
-        Some(Value::String(s)) if s.len() <= 64 => Some(Value::String(s.clone())),
+        Some(v @ Value::Number(_)) => Some(v),
+        Some(Value::String(s)) if s.len() <= 64 => Some(Value::String(s)),
         Some(_) => {
             return Err((
-                "field \"id\" must be a number or a short string".into(),
+                bad("field \"id\" must be a number or a string of at most 64 bytes".into()),
                 None,
             ))
         }
     };
-    let fail = |e: String| (e, id.clone());
-    let kind = match o.get("type") {
-        Some(Value::String(s)) => s.as_str(),
-        _ => return Err(fail("missing field \"type\"".into())),
-    };
-    let msg = match kind {
-        "hello" => ClientMsg::Hello {
-            session: opt_text(&o, "session").map_err(fail)?,
-            token: opt_text(&o, "token").map_err(fail)?,
-            last_v: match o.get("last_v") {
-                None | Some(Value::Null) => None,
-                Some(v) => Some(
-                    v.as_u64()
-                        .ok_or_else(|| fail("field \"last_v\" must be a version number".into()))?,
-                ),
-            },
-        },
-        "take_seat" => ClientMsg::TakeSeat {
-            seat: seat(&o).map_err(fail)?,
-            name: opt_text(&o, "name").map_err(fail)?,
-        },
-        "add_bot" => ClientMsg::AddBot {
-            seat: seat(&o).map_err(fail)?,
-            bot: opt_text(&o, "bot").map_err(fail)?,
-        },
-        "remove_bot" => ClientMsg::RemoveBot {
-            seat: seat(&o).map_err(fail)?,
-        },
-        "start" => ClientMsg::Start,
-        "deploy" => ClientMsg::Deploy {
-            layout: text(&o, "layout").map_err(fail)?,
-        },
-        "act" => ClientMsg::Act {
-            action: text(&o, "action").map_err(fail)?,
-        },
-        "resign" => ClientMsg::Resign,
-        "offer_draw" => ClientMsg::OfferDraw,
-        "accept_draw" => ClientMsg::AcceptDraw,
-        "decline_draw" => ClientMsg::DeclineDraw,
-        "leave" => ClientMsg::Leave,
-        "ping" => {
-            let t = o.get("t").cloned().unwrap_or(Value::Null);
-            if t.to_string().len() > 64 {
-                return Err(fail("field \"t\" is too large".into()));
-            }
-            ClientMsg::Ping { t }
-        }
-        other => {
-            let shown: String = other.chars().take(32).collect();
-            return Err(fail(format!("unknown frame type {shown:?}")));
-        }
-    };
-    Ok(Request { msg, id })
-}
-
-/// An error frame.
-pub fn error_frame(reason: &str, id: Option<&Value>) -> String {
-    let mut v = json!({"type": "error", "reason": reason});
-    if let Some(id) = id {
-        v["id"] = id.clone();
+    if !matches!(o.get("type"), Some(Value::String(_))) {
+        return Err((bad("missing field \"type\" (a string)".into()), id));
     }
-    v.to_string()
+    let msg: ClientMsg = serde_json::from_value(Value::Object(o))
+        .map_err(|e| (bad(format!("bad frame: {e}")), id.clone()))?;
+    for (field, t) in msg.texts() {
+        if t.len() > MAX_TEXT {
+            return Err((
+                bad(format!(
+                    "field {field:?} is too long (at most {MAX_TEXT} bytes)"
+                )),
+                id,
+            ));
+        }
+    }
+    if let ClientMsg::Ping { t } = &msg {
+        if t.to_string().len() > 64 {
+            return Err((
+                bad("field \"t\" is too large (at most 64 bytes of JSON)".into()),
+                id,
+            ));
+        }
+    }
+    Ok(Request { msg, id })
 }
 
 /// An ack frame.
@@ -191,6 +173,10 @@ pub fn ack_frame(id: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn reason(s: &str) -> String {
+        parse_client(s).unwrap_err().0.to_string()
+    }
 
     #[test]
     fn parses_and_rejects() {
@@ -203,15 +189,34 @@ mod tests {
                 id: Some(json!(3))
             }
         );
+        assert_eq!(
+            parse_client(r#"{"type":"start"}"#).unwrap().msg,
+            ClientMsg::Start {}
+        );
         assert!(parse_client("[]").is_err());
         assert!(parse_client("{").is_err());
-        assert!(parse_client(r#"{"type":"take_seat","seat":9}"#).is_err());
         assert!(parse_client(r#"{"type":"take_seat","seat":-1}"#).is_err());
-        assert!(parse_client(r#"{"type":"act","action":5}"#).is_err());
-        assert!(parse_client(r#"{"type":"nope"}"#).is_err());
+        assert!(parse_client(r#"{"type":"take_seat","seat":1e99}"#).is_err());
+        assert!(reason(r#"{"type":"act","action":5}"#).contains("invalid type"));
+        assert!(reason(r#"{"type":"nope"}"#).contains("unknown variant"));
+        assert!(reason(r#"{"type":"act"}"#).contains("missing field `action`"));
         let long = format!(r#"{{"type":"act","action":"{}"}}"#, "x".repeat(1000));
-        assert!(parse_client(&long).is_err());
+        assert!(reason(&long).contains("too long"));
         let (_, id) = parse_client(r#"{"type":"nope","id":"r1"}"#).unwrap_err();
         assert_eq!(id, Some(json!("r1")));
+    }
+
+    #[test]
+    fn unknown_fields_are_refused_even_on_frames_without_fields() {
+        assert!(reason(r#"{"type":"act","action":"a2-a6","extra":1}"#).contains("unknown field"));
+        assert!(reason(r#"{"type":"resign","seat":1}"#).contains("unknown field"));
+        assert!(reason(r#"{"type":"take_seat","seat":1,"nick":"x"}"#).contains("unknown field"));
+    }
+
+    #[test]
+    fn oversized_frames_say_so() {
+        let big = format!(r#"{{"type":"ping","t":"{}"}}"#, "x".repeat(MAX_FRAME));
+        let (r, _) = parse_client(&big).unwrap_err();
+        assert_eq!(r.code(), "request.frame_too_large");
     }
 }

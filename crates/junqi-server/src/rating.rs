@@ -105,6 +105,78 @@ pub fn team(members: &[Rating]) -> Rating {
     }
 }
 
+/// A finished game to rate.
+pub(crate) struct RatingJob {
+    pub category: String,
+    pub board: junqi_core::BoardKind,
+    /// The player at each seat (`None`: nobody to rate).
+    pub players: Vec<Option<String>>,
+    pub outcome: junqi_core::Outcome,
+}
+
+/// Rates finished games one at a time (so that no two updates of one player race).
+pub(crate) async fn rating_task(
+    db: crate::db::Db,
+    mut rx: tokio::sync::mpsc::UnboundedReceiver<RatingJob>,
+) {
+    use junqi_core::{BoardKind, Outcome, Seat};
+    while let Some(job) = rx.recv().await {
+        let score = |seat: Seat| -> Option<f64> {
+            match job.outcome {
+                Outcome::Win { .. } => Some(if job.outcome.winners().contains(&seat) {
+                    1.0
+                } else {
+                    0.0
+                }),
+                Outcome::Draw { .. } => Some(0.5),
+                Outcome::Aborted => None,
+            }
+        };
+        let n = job.players.len();
+        let mut current = Vec::with_capacity(n);
+        for p in &job.players {
+            current.push(match p {
+                Some(id) => Some(crate::store::rating(&db, id, &job.category).await),
+                None => None,
+            });
+        }
+        let mut stmts = Vec::new();
+        for seat in 0..n {
+            let (Some(pid), Some((mine, games)), Some(s)) =
+                (&job.players[seat], current[seat], score(seat as Seat))
+            else {
+                continue;
+            };
+            let opponent = match job.board {
+                BoardKind::TwoPlayer => current[1 - seat].map(|c| c.0),
+                BoardKind::FourPlayer => {
+                    let enemies: Vec<Rating> = [(seat + 1) % 4, (seat + 3) % 4]
+                        .iter()
+                        .filter_map(|&e| current[e].map(|c| c.0))
+                        .collect();
+                    (!enemies.is_empty()).then(|| team(&enemies))
+                }
+            };
+            let Some(opp) = opponent else { continue };
+            if job
+                .players
+                .iter()
+                .enumerate()
+                .any(|(o, q)| o != seat && q.as_ref() == Some(pid) && o % 2 != seat % 2)
+            {
+                continue; // one person on both sides: not rated
+            }
+            let new = update(mine, &[(opp, s)]);
+            stmts.extend(crate::store::set_rating(pid, &job.category, new, games + 1));
+        }
+        if !stmts.is_empty() {
+            if let Err(e) = db.write(stmts).await {
+                tracing::warn!("rating update failed: {e}");
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

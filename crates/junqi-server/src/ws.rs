@@ -1,12 +1,15 @@
-//! One WebSocket connection: validates every frame, rate-limits, and forwards to its table.
+//! One WebSocket connection: validates every frame, rate-limits, keeps the connection alive
+//! with pings (and closes one that says nothing), and forwards to its table. A connection must
+//! say `hello` within the hello timeout or it is closed.
 
 use crate::app::App;
-use crate::protocol::{error_frame, parse_client, ClientMsg};
+use crate::error::{error_frame, Refusal};
+use crate::protocol::{parse_client, ClientMsg};
 use crate::table::Cmd;
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
 /// A token bucket.
@@ -43,14 +46,35 @@ impl Bucket {
 /// Frames refused by the rate limit before the connection is closed.
 const MAX_VIOLATIONS: u32 = 200;
 
+/// What goes out on a connection: a frame, or a ping.
+enum Outgoing {
+    Frame(Utf8Bytes),
+    Ping,
+}
+
 /// Serve one connection to table `table_id`.
 pub(crate) async fn serve(app: Arc<App>, table_id: String, socket: WebSocket) {
     let (mut sink, mut stream) = socket.split();
     let (tx, mut rx) = mpsc::channel::<Utf8Bytes>(1024);
+    let (ping_tx, mut ping_rx) = mpsc::channel::<()>(1);
     let (closed_tx, mut closed_rx) = tokio::sync::oneshot::channel::<()>();
     let writer = tokio::spawn(async move {
-        while let Some(m) = rx.recv().await {
-            if sink.send(Message::Text(m)).await.is_err() {
+        let mut pinging = true;
+        loop {
+            // Frames first; the connection ends when the frame queue is closed and drained.
+            let out = tokio::select! {
+                biased;
+                m = rx.recv() => match m { Some(m) => Outgoing::Frame(m), None => break },
+                p = ping_rx.recv(), if pinging => match p {
+                    Some(()) => Outgoing::Ping,
+                    None => { pinging = false; continue }
+                },
+            };
+            let sent = match out {
+                Outgoing::Frame(m) => sink.send(Message::Text(m)).await,
+                Outgoing::Ping => sink.send(Message::Ping(Default::default())).await,
+            };
+            if sent.is_err() {
                 break;
             }
         }
@@ -59,25 +83,66 @@ pub(crate) async fn serve(app: Arc<App>, table_id: String, socket: WebSocket) {
     });
     let weak = tx.downgrade();
     let mut strong = Some(tx);
-    let say = |reason: &str, id: Option<&serde_json::Value>| {
+    let say = |r: &Refusal, id: Option<&serde_json::Value>| {
         if let Some(t) = weak.upgrade() {
-            let _ = t.try_send(Utf8Bytes::from(error_frame(reason, id)));
+            let _ = t.try_send(Utf8Bytes::from(error_frame(r, id)));
         }
     };
+    let settings = &app.settings;
     let conn = app.next_conn_id();
-    let mut bucket = Bucket::new(app.settings.rate_burst, app.settings.rate_per_sec);
+    let mut bucket = Bucket::new(settings.rate_burst, settings.rate_per_sec);
     let mut violations = 0u32;
     let mut joined: Option<crate::table::TableHandle> = None;
+    let mut identified = false;
+    let mut player: Option<crate::app::Player> = None;
+    let started = Instant::now();
+    let hello_by = started + Duration::from_millis(settings.hello_timeout_ms);
+    let idle = Duration::from_millis(settings.idle_timeout_ms);
+    let mut last_heard = started;
+    let mut pings = tokio::time::interval_at(
+        tokio::time::Instant::from_std(started + Duration::from_millis(settings.ping_interval_ms)),
+        Duration::from_millis(settings.ping_interval_ms.max(1)),
+    );
     loop {
+        // Before hello the connection has until the hello deadline; after, until it has been
+        // silent (no frame, no pong) for the idle timeout.
+        let deadline = if joined.is_none() {
+            hello_by
+        } else {
+            last_heard + idle
+        };
         let msg = tokio::select! {
             m = stream.next() => m,
             _ = &mut closed_rx => break,
+            _ = tokio::time::sleep_until(tokio::time::Instant::from_std(deadline)) => {
+                if joined.is_none() {
+                    say(&Refusal::BadRequest(format!(
+                        "no hello within {} s: the connection is closed",
+                        settings.hello_timeout_ms / 1000
+                    )), None);
+                }
+                break;
+            }
+            _ = pings.tick() => {
+                let _ = ping_tx.try_send(());
+                continue;
+            }
         };
         let Some(Ok(msg)) = msg else { break };
+        last_heard = Instant::now();
         let frame = match msg {
+            Message::Text(t) if t.len() > crate::protocol::MAX_KEPT_FRAME => {
+                say(
+                    &Refusal::FrameTooLarge {
+                        limit: crate::protocol::MAX_FRAME,
+                    },
+                    None,
+                );
+                break;
+            }
             Message::Text(t) => t,
             Message::Binary(_) => {
-                say("binary frames are not accepted: send JSON text", None);
+                say(&Refusal::BinaryFrame, None);
                 continue;
             }
             Message::Close(_) => break,
@@ -88,7 +153,7 @@ pub(crate) async fn serve(app: Arc<App>, table_id: String, socket: WebSocket) {
             if violations > MAX_VIOLATIONS {
                 break;
             }
-            say("rate limited", None);
+            say(&Refusal::RateLimited { retry_after: 1 }, None);
             continue;
         }
         let req = match parse_client(frame.as_str()) {
@@ -107,10 +172,11 @@ pub(crate) async fn serve(app: Arc<App>, table_id: String, socket: WebSocket) {
                     last_v,
                 },
             ) => {
-                let player = match &session {
+                player = match &session {
                     Some(s) => app.player_by_session(s).await,
                     None => None,
                 };
+                identified = player.is_some();
                 let Some(tx) = strong.take() else { break };
                 let sent = app
                     .send_to_table(&table_id, || Cmd::Hello {
@@ -123,7 +189,7 @@ pub(crate) async fn serve(app: Arc<App>, table_id: String, socket: WebSocket) {
                     .await;
                 if sent.is_none() {
                     let _ = tx.try_send(Utf8Bytes::from(error_frame(
-                        "no such table",
+                        &Refusal::NoTable,
                         req.id.as_ref(),
                     )));
                     drop(tx);
@@ -131,8 +197,39 @@ pub(crate) async fn serve(app: Arc<App>, table_id: String, socket: WebSocket) {
                 }
                 joined = sent;
             }
-            (None, _) => say("send hello first", req.id.as_ref()),
+            (None, _) => say(&Refusal::HelloFirst, req.id.as_ref()),
             (Some(h), msg) => {
+                // A connection without a person gets a guest when it first takes a seat; a
+                // signed-in person sits under their own name.
+                if let ClientMsg::TakeSeat { name, .. } = &msg {
+                    if let (Some(p), Some(n)) = (&player, name) {
+                        if n.trim() != p.name {
+                            say(
+                                &Refusal::BadRequest(format!(
+                                    "you are signed in as {}: your seat shows that name (send take_seat without \"name\")",
+                                    p.name
+                                )),
+                                req.id.as_ref(),
+                            );
+                            continue;
+                        }
+                    }
+                }
+                if let (ClientMsg::TakeSeat { name, .. }, false) = (&msg, identified) {
+                    match app.new_guest(name.as_deref()).await {
+                        Ok((p, _)) => {
+                            identified = true;
+                            player = Some(p.clone());
+                            if h.tx.send(Cmd::Identify { conn, player: p }).await.is_err() {
+                                break;
+                            }
+                        }
+                        Err(e) => {
+                            say(&Refusal::BadRequest(e.to_string()), req.id.as_ref());
+                            continue;
+                        }
+                    }
+                }
                 if h.tx
                     .send(Cmd::Msg {
                         conn,
@@ -152,5 +249,6 @@ pub(crate) async fn serve(app: Arc<App>, table_id: String, socket: WebSocket) {
     }
     drop(strong);
     drop(weak);
-    let _ = tokio::time::timeout(std::time::Duration::from_secs(5), writer).await;
+    drop(ping_tx);
+    let _ = tokio::time::timeout(Duration::from_secs(5), writer).await;
 }

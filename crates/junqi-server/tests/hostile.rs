@@ -70,11 +70,20 @@ async fn malformed_and_hostile_frames_change_nothing() {
     c.send(&json!({"type": "act", "action": a})).await.unwrap();
     let ev = c.recv_type("events").await.unwrap();
     assert_eq!(ev["v"], 1);
+    // A frame over 16 KiB gets the documented error frame, and the connection stays; one over
+    // the WebSocket limit (64 KiB) gets it too, then the connection closes.
     let mut big = WsClient::connect(&ts.ws_url(&id)).await.unwrap();
+    big.send_text(&"x".repeat(20_000)).await.unwrap();
+    let e = big.recv().await.unwrap();
+    assert_eq!(e["code"], "request.frame_too_large", "{e}");
+    big.send(&json!({"type": "ping", "t": 1})).await.unwrap();
+    assert_eq!(big.recv().await.unwrap()["reason"], "send hello first");
     let _ = big.send_text(&"x".repeat(100_000)).await;
+    let e = big.recv().await.unwrap();
+    assert_eq!(e["code"], "request.frame_too_large", "{e}");
     assert!(
         big.recv().await.is_err(),
-        "an oversized frame closes the connection"
+        "a frame over the WebSocket limit closes the connection"
     );
     // HTTP garbage.
     let (st, _) = ts.post("/api/tables", json!({"board": "hexagonal"})).await;
@@ -128,7 +137,7 @@ async fn flooding_is_rate_limited() {
         let f = c.recv().await.unwrap();
         match f["type"].as_str().unwrap() {
             "pong" => pongs += 1,
-            "error" if f["reason"] == "rate limited" => limited += 1,
+            "error" if f["code"] == "request.rate_limited" => limited += 1,
             _ => {}
         }
     }

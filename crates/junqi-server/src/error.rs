@@ -1,0 +1,371 @@
+//! Why the server refuses something: one enum whose variants carry the seat, the field or the
+//! core's own reason. Every refusal has a stable `code` and JSON `args` (the client translates
+//! by code), an English text (`Display`), and for HTTP a status. WebSocket `error` frames and
+//! HTTP error bodies are both built from it, so the two never disagree.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde_json::{json, Map, Value};
+use std::fmt;
+
+/// A refusal.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Refusal {
+    /// A frame or body that is not what the protocol says (the detail says what is wrong).
+    BadRequest(String),
+    /// A WebSocket frame over the size limit.
+    FrameTooLarge {
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// An HTTP body over the size limit.
+    BodyTooLarge {
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// A binary WebSocket frame.
+    BinaryFrame,
+    /// Too many frames or requests.
+    RateLimited {
+        /// When to try again, in seconds.
+        retry_after: u64,
+    },
+    /// The first frame was not `hello`.
+    HelloFirst,
+    /// `hello` a second time.
+    HelloTwice,
+    /// No table has this id.
+    NoTable,
+    /// No table has this join code.
+    NoCode,
+    /// No finished game has this id.
+    NoGame,
+    /// A record asked for before its game is over.
+    RecordLater,
+    /// A seat token that belongs to no seat of the table.
+    UnknownSeatToken,
+    /// A mode that the board does not have.
+    NoMode {
+        /// The mode.
+        mode: String,
+        /// The board.
+        board: String,
+    },
+    /// A bad rule option or rule combination (the core's reason).
+    BadRules(String),
+    /// A clock field outside its range.
+    BadSeconds {
+        /// The field.
+        field: String,
+    },
+    /// A seat number outside the board.
+    SeatMissing {
+        /// The seat asked for.
+        seat: u64,
+        /// The seats the board has.
+        seats: usize,
+    },
+    /// A bot name the server does not have.
+    UnknownBot {
+        /// The name asked for.
+        name: String,
+    },
+    /// Too many open tables for this creator.
+    TooManyTables {
+        /// The limit.
+        limit: usize,
+    },
+    /// A seat is empty at the start.
+    SeatsEmpty,
+    /// The game has not started.
+    NotStarted,
+    /// The game has started (seat changes, start).
+    AlreadyStarted,
+    /// The game is over.
+    GameOver,
+    /// Only the host may do that.
+    HostOnly,
+    /// A spectator tried to act.
+    Watching,
+    /// A seat is asked of a connection that has none.
+    NoSeat,
+    /// A connection that has a seat asked for another.
+    HaveSeat,
+    /// The seat is taken.
+    SeatTaken {
+        /// The seat.
+        seat: u8,
+    },
+    /// The seat has no bot.
+    NoBot {
+        /// The seat.
+        seat: u8,
+    },
+    /// Not this seat's turn.
+    NotYourTurn {
+        /// The seat to move.
+        to_move: u8,
+    },
+    /// Resignation inside the opening window (RULES §10).
+    ResignTooEarly {
+        /// The window in seconds.
+        seconds: u64,
+    },
+    /// The seat is out of the game.
+    YouAreOut,
+    /// Leaving during deployment.
+    NoLeaveDeploying,
+    /// A layout outside the deployment phase.
+    DeployClosed,
+    /// A draw offer is already open.
+    DrawOpen,
+    /// No draw offer is open.
+    NoDrawOffer,
+    /// Accepting one's own draw offer.
+    OwnDrawOffer,
+    /// A layout the rules refuse (the core's reason).
+    Deployment(String),
+    /// An action the referee refuses (the core's reason).
+    Illegal(String),
+    /// The database did not store it; nothing changed.
+    StoreFailed,
+    /// The server is busy (bounded queues are full).
+    Busy,
+    /// Something inside the server failed.
+    Internal(String),
+}
+
+impl Refusal {
+    /// The stable code the client translates.
+    pub fn code(&self) -> &'static str {
+        use Refusal::*;
+        match self {
+            BadRequest(_) => "request.bad",
+            FrameTooLarge { .. } => "request.frame_too_large",
+            BodyTooLarge { .. } => "request.body_too_large",
+            BinaryFrame => "request.binary_frame",
+            RateLimited { .. } => "request.rate_limited",
+            HelloFirst => "request.hello_first",
+            HelloTwice => "request.hello_twice",
+            NoTable => "table.not_found",
+            NoCode => "table.code_not_found",
+            NoGame => "game.not_found",
+            RecordLater => "game.record_later",
+            UnknownSeatToken => "table.unknown_seat_token",
+            NoMode { .. } => "setup.no_mode",
+            BadRules(_) => "setup.bad_rules",
+            BadSeconds { .. } => "setup.bad_seconds",
+            SeatMissing { .. } => "setup.seat_missing",
+            UnknownBot { .. } => "setup.unknown_bot",
+            TooManyTables { .. } => "setup.too_many_tables",
+            SeatsEmpty => "table.seats_empty",
+            NotStarted => "table.not_started",
+            AlreadyStarted => "table.already_started",
+            GameOver => "table.game_over",
+            HostOnly => "table.host_only",
+            Watching => "table.watching",
+            NoSeat => "table.no_seat",
+            HaveSeat => "table.have_seat",
+            SeatTaken { .. } => "table.seat_taken",
+            NoBot { .. } => "table.no_bot",
+            NotYourTurn { .. } => "table.not_your_turn",
+            ResignTooEarly { .. } => "table.resign_too_early",
+            YouAreOut => "table.out_of_game",
+            NoLeaveDeploying => "table.no_leave_deploying",
+            DeployClosed => "table.deploy_closed",
+            DrawOpen => "table.draw_open",
+            NoDrawOffer => "table.no_draw_offer",
+            OwnDrawOffer => "table.own_draw_offer",
+            Deployment(_) => "deploy.refused",
+            Illegal(_) => "action.illegal",
+            StoreFailed => "server.store_failed",
+            Busy => "server.busy",
+            Internal(_) => "server.internal",
+        }
+    }
+
+    /// The variant's data, as JSON.
+    pub fn args(&self) -> Map<String, Value> {
+        use Refusal::*;
+        let v = match self {
+            BadRequest(d) | BadRules(d) | Deployment(d) | Illegal(d) | Internal(d) => {
+                json!({"detail": d})
+            }
+            FrameTooLarge { limit } | BodyTooLarge { limit } => json!({"limit": limit}),
+            RateLimited { retry_after } => json!({"retry_after": retry_after}),
+            NoMode { mode, board } => json!({"mode": mode, "board": board}),
+            BadSeconds { field } => json!({"field": field}),
+            SeatMissing { seat, seats } => json!({"seat": seat, "max": seats.saturating_sub(1)}),
+            UnknownBot { name } => json!({"name": name, "bots": junqi_ai::bot_names()}),
+            TooManyTables { limit } => json!({"limit": limit}),
+            SeatTaken { seat } | NoBot { seat } => json!({"seat": seat}),
+            NotYourTurn { to_move } => json!({"seat": to_move}),
+            ResignTooEarly { seconds } => json!({"seconds": seconds}),
+            _ => json!({}),
+        };
+        match v {
+            Value::Object(m) => m,
+            _ => Map::new(),
+        }
+    }
+
+    /// The HTTP status of this refusal.
+    pub fn status(&self) -> StatusCode {
+        use Refusal::*;
+        match self {
+            NoTable | NoCode | NoGame => StatusCode::NOT_FOUND,
+            RecordLater | HostOnly | Watching => StatusCode::FORBIDDEN,
+            BodyTooLarge { .. } | FrameTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            RateLimited { .. } | TooManyTables { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Busy => StatusCode::SERVICE_UNAVAILABLE,
+            StoreFailed | Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            _ => StatusCode::BAD_REQUEST,
+        }
+    }
+
+    /// The JSON of this refusal: `{"reason" or "error": text, "code", "args"}` (`key` names
+    /// the text's field: `reason` in WebSocket frames, `error` in HTTP bodies).
+    pub fn to_json(&self, key: &str) -> Value {
+        let mut v = json!({"code": self.code(), "args": Value::Object(self.args())});
+        v[key] = Value::from(self.to_string());
+        v
+    }
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use Refusal::*;
+        match self {
+            BadRequest(d) => write!(f, "{d}"),
+            FrameTooLarge { limit } => write!(f, "frame too large (the limit is {limit} bytes)"),
+            BodyTooLarge { limit } => write!(f, "request too large (the limit is {limit} bytes)"),
+            BinaryFrame => write!(f, "binary frames are not accepted: send JSON text"),
+            RateLimited { retry_after } => {
+                write!(f, "rate limited: try again in {retry_after} s")
+            }
+            HelloFirst => write!(f, "send hello first"),
+            HelloTwice => write!(f, "hello was already sent"),
+            NoTable => write!(f, "no such table"),
+            NoCode => write!(f, "no table has this code"),
+            NoGame => write!(f, "no such game"),
+            RecordLater => write!(f, "the record is published once the game is over"),
+            UnknownSeatToken => write!(f, "unknown seat token: you are watching"),
+            NoMode { mode, board } => write!(f, "mode {mode} does not exist on the {board} board"),
+            BadRules(d) => write!(f, "{d}"),
+            BadSeconds { field } => {
+                write!(f, "{field} must be a number of seconds from 0 to 3600")
+            }
+            SeatMissing { seats, .. } => write!(
+                f,
+                "seat must be a seat number from 0 to {}",
+                seats.saturating_sub(1)
+            ),
+            UnknownBot { name } => write!(
+                f,
+                "no bot named {name:?} (bots: {})",
+                junqi_ai::bot_names().join(", ")
+            ),
+            TooManyTables { limit } => write!(
+                f,
+                "you already have {limit} open tables: play or leave one before creating another"
+            ),
+            SeatsEmpty => write!(
+                f,
+                "every seat must be taken (by a person or a bot) to start"
+            ),
+            NotStarted => write!(f, "the game has not started"),
+            AlreadyStarted => write!(f, "the game has already started"),
+            GameOver => write!(f, "the game is over"),
+            HostOnly => write!(f, "only the host may do that"),
+            Watching => write!(f, "you are watching: you have no seat at this table"),
+            NoSeat => write!(f, "you have no seat at this table"),
+            HaveSeat => write!(f, "you already have a seat"),
+            SeatTaken { seat } => write!(f, "seat {seat} is taken"),
+            NoBot { seat } => write!(f, "seat {seat} has no bot"),
+            NotYourTurn { to_move } => write!(f, "it is seat {to_move}'s turn, not yours"),
+            ResignTooEarly { seconds } => write!(
+                f,
+                "resignation is refused in the first {seconds} seconds of play"
+            ),
+            YouAreOut => write!(f, "you are out of the game"),
+            NoLeaveDeploying => write!(
+                f,
+                "you cannot leave during deployment (the deployment clock deploys for you)"
+            ),
+            DeployClosed => write!(
+                f,
+                "deployment is not open (it comes after the start and before play)"
+            ),
+            DrawOpen => write!(f, "a draw offer is already open"),
+            NoDrawOffer => write!(f, "there is no draw offer"),
+            OwnDrawOffer => write!(
+                f,
+                "this is your own draw offer: the other players must accept it"
+            ),
+            Deployment(d) | Illegal(d) => write!(f, "{d}"),
+            StoreFailed => write!(f, "the server could not store this; try again"),
+            Busy => write!(f, "the server is busy: try again in a moment"),
+            Internal(d) => write!(f, "internal error: {d}"),
+        }
+    }
+}
+
+impl std::error::Error for Refusal {}
+
+/// A refusal answered over HTTP: the status and `{"error", "code", "args"}`; a rate limit also
+/// gets `Retry-After`.
+impl IntoResponse for Refusal {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        let body = axum::Json(self.to_json("error"));
+        match self {
+            Refusal::RateLimited { retry_after } => (
+                status,
+                [(axum::http::header::RETRY_AFTER, retry_after.to_string())],
+                body,
+            )
+                .into_response(),
+            _ => (status, body).into_response(),
+        }
+    }
+}
+
+/// An `error` frame (with the client's request id, if any).
+pub fn error_frame(r: &Refusal, id: Option<&Value>) -> String {
+    let mut v = r.to_json("reason");
+    v["type"] = Value::from("error");
+    if let Some(id) = id {
+        v["id"] = id.clone();
+    }
+    v.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_carry_code_args_and_text() {
+        let f: Value = serde_json::from_str(&error_frame(
+            &Refusal::NotYourTurn { to_move: 2 },
+            Some(&json!(7)),
+        ))
+        .unwrap();
+        assert_eq!(f["type"], "error");
+        assert_eq!(f["code"], "table.not_your_turn");
+        assert_eq!(f["args"]["seat"], 2);
+        assert_eq!(f["reason"], "it is seat 2's turn, not yours");
+        assert_eq!(f["id"], 7);
+    }
+
+    #[test]
+    fn http_status_by_kind() {
+        assert_eq!(Refusal::NoTable.status(), StatusCode::NOT_FOUND);
+        assert_eq!(
+            Refusal::RateLimited { retry_after: 3 }.status(),
+            StatusCode::TOO_MANY_REQUESTS
+        );
+        let r = Refusal::RateLimited { retry_after: 3 }.into_response();
+        assert_eq!(r.headers()[axum::http::header::RETRY_AFTER], "3");
+    }
+}

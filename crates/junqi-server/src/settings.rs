@@ -1,0 +1,53 @@
+//! The server's settings: bot budgets, rate limits, connection and table limits, timeouts.
+//! Every limit that keeps a server bounded whatever clients do is here, with its default.
+
+/// Server settings.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Each bot's iteration budget per decision.
+    pub bot_iterations: u64,
+    /// Frames per second a connection may send (token bucket refill).
+    pub rate_per_sec: f64,
+    /// Token bucket size.
+    pub rate_burst: f64,
+    /// A table nobody plays at (no seated person connected, before play) is closed after this.
+    pub table_idle_ms: u64,
+    /// Open (not yet playing) tables one creator (a player, or an address) may have at once.
+    pub max_open_tables_per_creator: usize,
+    /// Tables one address may create per minute.
+    pub tables_per_minute_per_address: u32,
+    /// Open connections (HTTP and WebSocket) one address may hold.
+    pub max_connections_per_address: usize,
+    /// Connections one table serves at once (players and spectators).
+    pub max_connections_per_table: usize,
+    /// A request whose headers are not complete by then is dropped.
+    pub header_timeout_ms: u64,
+    /// A WebSocket that has not said `hello` by then is closed.
+    pub hello_timeout_ms: u64,
+    /// The server pings each WebSocket this often.
+    pub ping_interval_ms: u64,
+    /// A WebSocket from which nothing (not even a pong) came for this long is closed.
+    pub idle_timeout_ms: u64,
+    /// When the SQLite write-ahead log passes this many bytes it is checkpointed and truncated.
+    pub wal_limit_bytes: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            bot_iterations: 1000,
+            rate_per_sec: 20.0,
+            rate_burst: 40.0,
+            table_idle_ms: 10 * 60 * 1000,
+            max_open_tables_per_creator: 5,
+            tables_per_minute_per_address: 20,
+            max_connections_per_address: 64,
+            max_connections_per_table: 256,
+            header_timeout_ms: 10_000,
+            hello_timeout_ms: 10_000,
+            ping_interval_ms: 10_000,
+            idle_timeout_ms: 25_000,
+            wal_limit_bytes: 32 * 1024 * 1024,
+        }
+    }
+}

@@ -1,0 +1,311 @@
+//! The SQL of tables, games and ratings: every statement the table actors, the lobby and the
+//! record endpoints run lives here, over [`Db`] (one code path for SQLite and PostgreSQL).
+//! Writes are returned as [`Stmt`]s where a caller commits several in one transaction (an entry
+//! and the end of the game it causes are stored together or not at all).
+
+use crate::db::{col_f64, col_i64, col_opt_i64, col_opt_str, col_str, Arg, Db, Stmt};
+use crate::rating::Rating;
+use serde_json::Value;
+
+/// A table as stored.
+#[derive(Clone, Debug)]
+pub(crate) struct StoredTable {
+    pub id: String,
+    pub code: String,
+    pub config: String,
+    pub host_seat: i64,
+    pub status: String,
+    pub seats: String,
+    pub header: Option<String>,
+    pub created_ms: i64,
+    pub started_ms: Option<i64>,
+    pub state: Option<String>,
+    pub creator: Option<String>,
+}
+
+const TABLE_COLUMNS: &str =
+    "id, code, config, host_seat, status, seats, header, created_ms, started_ms, state, creator";
+
+fn stored_table(r: &sqlx::any::AnyRow) -> StoredTable {
+    StoredTable {
+        id: col_str(r, 0),
+        code: col_str(r, 1),
+        config: col_str(r, 2),
+        host_seat: col_i64(r, 3),
+        status: col_str(r, 4),
+        seats: col_str(r, 5),
+        header: col_opt_str(r, 6),
+        created_ms: col_i64(r, 7),
+        started_ms: col_opt_i64(r, 8),
+        state: col_opt_str(r, 9),
+        creator: col_opt_str(r, 10),
+    }
+}
+
+/// A new table.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn insert_table(
+    id: &str,
+    code: &str,
+    name: &str,
+    config: &str,
+    host_seat: i64,
+    status: &str,
+    seats: &str,
+    created_ms: i64,
+    creator: &str,
+) -> Stmt {
+    (
+        "INSERT INTO junqi_tables (id, code, name, config, host_seat, status, seats, created_ms, creator) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        vec![
+            id.into(),
+            code.into(),
+            name.into(),
+            config.into(),
+            host_seat.into(),
+            status.into(),
+            seats.into(),
+            created_ms.into(),
+            creator.into(),
+        ],
+    )
+}
+
+/// A table's seats and status.
+pub(crate) fn save_seats(id: &str, seats: &str, status: &str) -> Stmt {
+    (
+        "UPDATE junqi_tables SET seats = $1, status = $2 WHERE id = $3",
+        vec![seats.into(), status.into(), id.into()],
+    )
+}
+
+/// The clocks' deadlines and the draw offer (see `table::persist::TableState`).
+pub(crate) fn save_state(id: &str, state: &str) -> Stmt {
+    (
+        "UPDATE junqi_tables SET state = $1 WHERE id = $2",
+        vec![state.into(), id.into()],
+    )
+}
+
+/// The start of play: the record's header (the layouts) and the seats.
+pub(crate) fn start_play(id: &str, header: &str, started_ms: i64, seats: &str) -> Stmt {
+    (
+        "UPDATE junqi_tables SET status = 'playing', header = $1, started_ms = $2, seats = $3 WHERE id = $4",
+        vec![header.into(), started_ms.into(), seats.into(), id.into()],
+    )
+}
+
+/// One record entry.
+pub(crate) fn insert_entry(id: &str, seq: i64, entry: &str, at_ms: i64) -> Stmt {
+    (
+        "INSERT INTO junqi_entries (table_id, seq, entry, at_ms) VALUES ($1, $2, $3, $4)",
+        vec![id.into(), seq.into(), entry.into(), at_ms.into()],
+    )
+}
+
+/// The end of a game: its result.
+pub(crate) fn finish_table(id: &str, result: &str, finished_ms: i64) -> Stmt {
+    (
+        "UPDATE junqi_tables SET status = 'over', result = $1, finished_ms = $2, state = NULL WHERE id = $3",
+        vec![result.into(), finished_ms.into(), id.into()],
+    )
+}
+
+/// Who played a seat of a finished game (for player pages and ratings).
+pub(crate) fn insert_game_player(id: &str, seat: i64, player_id: &str, finished_ms: i64) -> Stmt {
+    (
+        "INSERT INTO junqi_game_players (table_id, seat, player_id, finished_ms) VALUES ($1, $2, $3, $4)",
+        vec![id.into(), seat.into(), player_id.into(), finished_ms.into()],
+    )
+}
+
+/// Remove a table that never reached play (it expired): its row goes, nothing else exists.
+pub(crate) fn delete_unplayed(id: &str) -> Stmt {
+    (
+        "DELETE FROM junqi_tables WHERE id = $1 AND header IS NULL",
+        vec![id.into()],
+    )
+}
+
+/// A table by id.
+pub(crate) async fn table(db: &Db, id: &str) -> Result<Option<StoredTable>, String> {
+    let sql = format!("SELECT {TABLE_COLUMNS} FROM junqi_tables WHERE id = $1");
+    Ok(db
+        .fetch_opt(&sql, vec![id.into()])
+        .await?
+        .map(|r| stored_table(&r)))
+}
+
+/// Every table whose game is not over (server start).
+pub(crate) async fn unfinished_tables(db: &Db) -> Result<Vec<StoredTable>, String> {
+    let sql = format!("SELECT {TABLE_COLUMNS} FROM junqi_tables WHERE status <> 'over'");
+    Ok(db
+        .fetch(&sql, vec![])
+        .await?
+        .iter()
+        .map(stored_table)
+        .collect())
+}
+
+/// The stored entries of a table's record, in order: (seq, entry text).
+pub(crate) async fn entries(db: &Db, id: &str) -> Result<Vec<(i64, String)>, String> {
+    Ok(db
+        .fetch(
+            "SELECT seq, entry FROM junqi_entries WHERE table_id = $1 ORDER BY seq",
+            vec![id.into()],
+        )
+        .await?
+        .iter()
+        .map(|r| (col_i64(r, 0), col_str(r, 1)))
+        .collect())
+}
+
+/// The table id of a join code.
+pub(crate) async fn id_of_code(db: &Db, code: &str) -> Result<Option<String>, String> {
+    Ok(db
+        .fetch_opt(
+            "SELECT id FROM junqi_tables WHERE code = $1",
+            vec![code.into()],
+        )
+        .await?
+        .map(|r| col_str(&r, 0)))
+}
+
+/// A finished game's list entry, as the lobby and player pages show it.
+#[derive(Clone, Debug)]
+pub(crate) struct FinishedGame {
+    pub id: String,
+    pub config: Value,
+    pub seats: Value,
+    pub result: String,
+    pub finished_ms: i64,
+    /// The seat of the player asked about (player pages).
+    pub seat: Option<i64>,
+}
+
+fn finished_game(r: &sqlx::any::AnyRow, with_seat: bool) -> FinishedGame {
+    FinishedGame {
+        id: col_str(r, 0),
+        config: serde_json::from_str(&col_str(r, 1)).unwrap_or(Value::Null),
+        seats: serde_json::from_str(&col_str(r, 2)).unwrap_or(Value::Null),
+        result: col_opt_str(r, 3).unwrap_or_default(),
+        finished_ms: col_i64(r, 4),
+        seat: with_seat.then(|| col_i64(r, 5)),
+    }
+}
+
+/// The most recent finished public games.
+pub(crate) async fn recent_finished(db: &Db, limit: i64) -> Result<Vec<FinishedGame>, String> {
+    // The public flag lives in the config JSON; a private game stays off the lobby.
+    Ok(db
+        .fetch(
+            "SELECT id, config, seats, result, finished_ms FROM junqi_tables \
+             WHERE status = 'over' AND finished_ms IS NOT NULL AND config NOT LIKE '%\"private\":true%' \
+             ORDER BY finished_ms DESC LIMIT $1",
+            vec![limit.into()],
+        )
+        .await?
+        .iter()
+        .map(|r| finished_game(r, false))
+        .collect())
+}
+
+/// A player's most recent finished games.
+pub(crate) async fn player_games(
+    db: &Db,
+    player_id: &str,
+    limit: i64,
+) -> Result<Vec<FinishedGame>, String> {
+    Ok(db
+        .fetch(
+            "SELECT t.id, t.config, t.seats, t.result, t.finished_ms, g.seat FROM junqi_game_players g \
+             JOIN junqi_tables t ON t.id = g.table_id WHERE g.player_id = $1 ORDER BY g.finished_ms DESC LIMIT $2",
+            vec![player_id.into(), limit.into()],
+        )
+        .await?
+        .iter()
+        .map(|r| finished_game(r, true))
+        .collect())
+}
+
+/// A game's status, record header and seats (the record endpoints).
+pub(crate) async fn game_header(
+    db: &Db,
+    id: &str,
+) -> Result<Option<(String, Option<String>, String)>, String> {
+    Ok(db
+        .fetch_opt(
+            "SELECT status, header, seats FROM junqi_tables WHERE id = $1",
+            vec![id.into()],
+        )
+        .await?
+        .map(|r| (col_str(&r, 0), col_opt_str(&r, 1), col_str(&r, 2))))
+}
+
+/// The player row of a bot (`bot:<name>`), created on first use.
+pub(crate) fn ensure_bot_player(id: &str, now_ms: i64) -> Stmt {
+    (
+        "INSERT INTO junqi_players (id, name, name_key, password_hash, guest, created_ms) \
+         VALUES ($1, $2, $3, NULL, 0, $4) ON CONFLICT DO NOTHING",
+        vec![id.into(), id.into(), id.into(), now_ms.into()],
+    )
+}
+
+/// A player's rating in a category and the number of rated games (a new player: the default).
+pub(crate) async fn rating(db: &Db, player: &str, category: &str) -> (Rating, i64) {
+    match db
+        .fetch_opt(
+            "SELECT rating, rd, vol, games FROM junqi_ratings WHERE player_id = $1 AND category = $2",
+            vec![player.into(), category.into()],
+        )
+        .await
+    {
+        Ok(Some(r)) => (
+            Rating {
+                rating: col_f64(&r, 0),
+                rd: col_f64(&r, 1),
+                vol: col_f64(&r, 2),
+            },
+            col_i64(&r, 3),
+        ),
+        _ => (Rating::default(), 0),
+    }
+}
+
+/// Replace a player's rating in a category.
+pub(crate) fn set_rating(player: &str, category: &str, r: Rating, games: i64) -> [Stmt; 2] {
+    [
+        (
+            "DELETE FROM junqi_ratings WHERE player_id = $1 AND category = $2",
+            vec![Arg::from(player), Arg::from(category)],
+        ),
+        (
+            "INSERT INTO junqi_ratings (player_id, category, rating, rd, vol, games) VALUES ($1, $2, $3, $4, $5, $6)",
+            vec![
+                player.into(),
+                category.into(),
+                r.rating.into(),
+                r.rd.into(),
+                r.vol.into(),
+                games.into(),
+            ],
+        ),
+    ]
+}
+
+/// A player's ratings: (category, rating, rd, games).
+pub(crate) async fn ratings_of(
+    db: &Db,
+    player: &str,
+) -> Result<Vec<(String, f64, f64, i64)>, String> {
+    Ok(db
+        .fetch(
+            "SELECT category, rating, rd, games FROM junqi_ratings WHERE player_id = $1 ORDER BY category",
+            vec![player.into()],
+        )
+        .await?
+        .iter()
+        .map(|r| (col_str(r, 0), col_f64(r, 1), col_f64(r, 2), col_i64(r, 3)))
+        .collect())
+}

@@ -1,0 +1,162 @@
+//! The bots seated at a table. A bot sees only its seat's observations and the events announced
+//! to everyone; it thinks on the blocking pool and hands itself back with its choice
+//! ([`super::Cmd::BotDone`]). Events that arrive while it thinks are kept and given to it when it
+//! is back, so its belief about hidden pieces always follows the whole game.
+
+use super::{Cmd, SeatKind, Status, Table};
+use junqi_ai::{Bot, Budget};
+use junqi_core::{event::Event, Entry, Game, Observer, Seat};
+use std::sync::Mutex;
+
+/// A bot owned by the table (a mutex only to make the table `Sync`; never contended).
+pub(super) struct BotCell(Mutex<Box<dyn Bot>>);
+
+impl BotCell {
+    pub fn new(b: Box<dyn Bot>) -> BotCell {
+        BotCell(Mutex::new(b))
+    }
+    pub fn get(&mut self) -> &mut Box<dyn Bot> {
+        match self.0.get_mut() {
+            Ok(b) => b,
+            Err(e) => e.into_inner(),
+        }
+    }
+    fn into_inner(self) -> Box<dyn Bot> {
+        match self.0.into_inner() {
+            Ok(b) => b,
+            Err(e) => e.into_inner(),
+        }
+    }
+}
+
+/// A seat's bot: here, or away thinking (then the events it has not seen yet wait).
+pub(super) struct BotSlot {
+    pub bot: Option<BotCell>,
+    pub pending: Vec<Event>,
+}
+
+/// Tell each bot of a game what happened: its own view after `events`.
+pub(super) fn observe_all(bots: &mut [Option<BotSlot>], game: &Game, events: &[Event]) {
+    for (s, slot) in bots.iter_mut().enumerate() {
+        let Some(slot) = slot else { continue };
+        match slot.bot.as_mut() {
+            Some(bot) => {
+                let obs = game.position().observe(Observer::Seat(s as Seat));
+                bot.get().observe(events, &obs);
+            }
+            None => slot.pending.extend_from_slice(events),
+        }
+    }
+}
+
+impl Table {
+    pub(super) fn bot_thinking(&self) -> bool {
+        self.bots
+            .iter()
+            .any(|b| b.as_ref().is_some_and(|s| s.bot.is_none()))
+    }
+
+    /// A bot for every bot seat that has none yet.
+    pub(super) fn make_bots(&mut self) {
+        for s in 0..self.seats.len() {
+            if let SeatKind::Bot { bot } = &self.seats[s].kind {
+                if self.bots[s].is_none() {
+                    let factory =
+                        junqi_ai::bot_by_name(bot).or_else(|| junqi_ai::bot_by_name("random"));
+                    if let Some(f) = factory {
+                        let mut b = f();
+                        b.new_game(&self.config.rules, s as Seat, rand::random());
+                        self.bots[s] = Some(BotSlot {
+                            bot: Some(BotCell::new(b)),
+                            pending: Vec::new(),
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    pub(super) fn bots_observe(&mut self, events: &[Event]) {
+        if let Some(g) = &self.game {
+            observe_all(&mut self.bots, g, events);
+        }
+    }
+
+    /// If a bot is to move, let it think.
+    pub(super) fn maybe_start_bot(&mut self) {
+        if self.status != Status::Playing {
+            return;
+        }
+        let Some(g) = &self.game else { return };
+        let pos = g.position();
+        if pos.is_over() {
+            return;
+        }
+        let seat = pos.to_move();
+        let Some(slot) = self.bots[seat as usize].as_mut() else {
+            return;
+        };
+        let Some(bot) = slot.bot.take() else { return };
+        let mut bot = bot.into_inner();
+        let obs = pos.observe(Observer::Seat(seat));
+        let v = self.frames.len() as u64;
+        let tx = self.tx.clone();
+        let budget = Budget::Iterations(self.env.settings.bot_iterations);
+        tokio::task::spawn_blocking(move || {
+            let action = bot.choose(&obs, budget).map_err(|e| e.0);
+            let _ = tx.blocking_send(Cmd::BotDone {
+                seat,
+                bot,
+                action,
+                v,
+            });
+        });
+    }
+
+    /// A bot is back with its choice: play it if it is still that bot's turn at the same point.
+    pub(super) async fn bot_done(
+        &mut self,
+        seat: Seat,
+        mut bot: Box<dyn Bot>,
+        action: Result<junqi_core::Action, String>,
+        v: u64,
+    ) {
+        let Some(slot) = self.bots[seat as usize].as_mut() else {
+            return;
+        };
+        if let Some(g) = &self.game {
+            if !slot.pending.is_empty() {
+                let pending = std::mem::take(&mut slot.pending);
+                bot.observe(&pending, &g.position().observe(Observer::Seat(seat)));
+            }
+        }
+        slot.bot = Some(BotCell::new(bot));
+        let current = self.status == Status::Playing
+            && v == self.v()
+            && self
+                .game
+                .as_ref()
+                .is_some_and(|g| g.position().to_move() == seat && !g.position().is_over());
+        if current {
+            let legal = self
+                .game
+                .as_ref()
+                .map(|g| g.position().legal_actions())
+                .unwrap_or_default();
+            let action = match action {
+                Ok(a) if legal.contains(&a) => Some(a),
+                other => {
+                    tracing::warn!(table = %self.id, "bot at seat {seat} failed: {other:?}");
+                    legal.first().copied()
+                }
+            };
+            if let Some(action) = action {
+                if let Err(e) = self.commit(Entry::Action { seat, action }).await {
+                    tracing::warn!(table = %self.id, "bot action refused: {e}");
+                }
+                return;
+            }
+        }
+        self.maybe_start_bot();
+    }
+}

@@ -1,0 +1,318 @@
+//! The frames a table sends (summaries, views, clocks, the end of a game), sending them, and
+//! connections joining and leaving. Every view of the game is the core's redaction for its
+//! observer.
+
+use super::{Conn, Out, SeatKind, Status, Table, RETURN_WINDOW_MS};
+use crate::app::Player;
+use crate::error::{error_frame, Refusal};
+use axum::extract::ws::Utf8Bytes;
+use junqi_core::json::outcome_to_json;
+use junqi_core::{action_to_text, Observer, Seat};
+use serde_json::{json, Value};
+
+pub(super) fn text(v: Value) -> Utf8Bytes {
+    Utf8Bytes::from(v.to_string())
+}
+
+impl Table {
+    pub(super) fn summary_json(&self) -> Value {
+        let mut connected = vec![false; self.seats.len()];
+        let mut spectators = 0;
+        for c in self.conns.values() {
+            match c.seat {
+                Some(s) => connected[s as usize] = true,
+                None => spectators += 1,
+            }
+        }
+        let seats: Vec<Value> = self
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let kind = match s.kind {
+                    SeatKind::Empty => "empty",
+                    SeatKind::Human { .. } => "human",
+                    SeatKind::Bot { .. } => "bot",
+                };
+                let conn = matches!(s.kind, SeatKind::Bot { .. }) || connected[i];
+                let player = match &s.kind {
+                    SeatKind::Human { player } => player.to_json(),
+                    _ => Value::Null,
+                };
+                json!({"seat": i, "kind": kind, "name": s.display_name(), "connected": conn, "player": player})
+            })
+            .collect();
+        let r = &self.config.rules;
+        json!({
+            "id": self.id, "code": self.code, "name": self.config.name,
+            "board": r.board.name(), "mode": r.mode.name(),
+            "options": Value::Object(r.options.to_json(r.board, r.mode)),
+            "status": self.status.name(), "host_seat": self.host_seat, "created_ms": self.created_ms,
+            "seats": seats, "spectators": spectators,
+            "plies": self.game.as_ref().map_or(0, |g| g.position().plies()),
+            "move_seconds": self.config.move_ms / 1000, "deploy_seconds": self.config.deploy_ms / 1000,
+            "resign_after_seconds": self.config.resign_ms / 1000,
+            "private": self.config.private,
+        })
+    }
+
+    pub(super) fn refresh_summary(&self) {
+        let s = self.summary_json();
+        if let Ok(mut g) = self.summary.lock() {
+            *g = s;
+        }
+    }
+
+    pub(super) fn table_frame(&self) -> Value {
+        let deployed: Option<Vec<bool>> = (self.status == Status::Deploying)
+            .then(|| self.seats.iter().map(|s| s.layout.is_some()).collect());
+        let draw = self
+            .draw
+            .as_ref()
+            .map(|d| json!({"by": d.by, "accepted": d.accepted}));
+        json!({
+            "type": "table", "table": self.summary_json(), "deployed": deployed, "draw_offer": draw,
+            "clock": {"move_seconds": self.config.move_ms / 1000, "deploy_seconds": self.config.deploy_ms / 1000,
+                      "resign_after_seconds": self.config.resign_ms / 1000,
+                      "started_ms": (self.play_started_ms > 0).then_some(self.play_started_ms)},
+        })
+    }
+
+    pub(super) fn observer_of(&self, seat: Option<Seat>) -> Observer {
+        if self.status == Status::Over {
+            return Observer::Referee;
+        }
+        match seat {
+            Some(s) => Observer::Seat(s),
+            None => Observer::Public,
+        }
+    }
+
+    pub(super) fn observation_json(&self, observer: Observer) -> Value {
+        let Some(g) = &self.game else {
+            return Value::Null;
+        };
+        let obs = g.position().observe(observer);
+        let topo = obs.topology();
+        let mut v = obs.to_json();
+        v["legal_actions"] = obs
+            .legal_actions
+            .iter()
+            .map(|&a| Value::from(action_to_text(topo, a)))
+            .collect();
+        v["outcome"] = outcome_to_json(obs.outcome);
+        v
+    }
+
+    pub(super) fn clock_json(&self) -> Value {
+        let to_move = self.game.as_ref().map(|g| g.position().to_move());
+        let remaining = match (self.turn_deadline, self.status) {
+            (Some(d), Status::Playing) => Value::from(d.saturating_sub(self.now())),
+            _ => Value::Null,
+        };
+        json!({"to_move": to_move, "remaining_ms": remaining, "move_ms": self.config.move_ms})
+    }
+
+    pub(super) fn sync_frame(&self, seat: Option<Seat>) -> Value {
+        let deploy = (self.status == Status::Deploying).then(|| {
+            json!({
+                "remaining_ms": self.deploy_deadline.map(|d| d.saturating_sub(self.now())),
+                "layout": seat.and_then(|s| self.seats[s as usize].layout.map(|d| d.to_string())),
+                "board": self.config.rules.board.name(),
+            })
+        });
+        json!({
+            "type": "sync", "status": self.status.name(), "v": self.v(),
+            "observation": self.observation_json(self.observer_of(seat)),
+            "clock": self.clock_json(), "deploy": deploy,
+            "outcome": outcome_to_json(self.game.as_ref().and_then(|g| g.position().outcome())),
+        })
+    }
+
+    pub(super) fn game_over_frame(&self) -> Value {
+        let Some(g) = &self.game else {
+            return Value::Null;
+        };
+        json!({
+            "type": "game_over", "v": self.v(), "outcome": outcome_to_json(g.position().outcome()),
+            "record": g.record().to_text(), "observation": self.observation_json(Observer::Referee),
+        })
+    }
+
+    pub(super) fn send(&mut self, conn: u64, frame: Utf8Bytes) {
+        let full = match self.conns.get(&conn) {
+            Some(c) => c.tx.try_send(frame).is_err(),
+            None => false,
+        };
+        if full {
+            // A client that does not read is dropped; it reconnects and gets what it missed.
+            self.drop_conn(conn);
+        }
+    }
+
+    pub(super) fn send_json(&mut self, conn: u64, v: Value) {
+        self.send(conn, text(v));
+    }
+
+    pub(super) fn error(&mut self, conn: u64, reason: &Refusal, id: Option<&Value>) {
+        self.send(conn, Utf8Bytes::from(error_frame(reason, id)));
+    }
+
+    pub(super) fn broadcast(&mut self, frame: Utf8Bytes) {
+        let ids: Vec<u64> = self.conns.keys().copied().collect();
+        for c in ids {
+            self.send(c, frame.clone());
+        }
+    }
+
+    pub(super) fn broadcast_table(&mut self) {
+        self.refresh_summary();
+        let f = text(self.table_frame());
+        self.broadcast(f);
+    }
+
+    /// Each connection's view after a change: its observation (computed once per observer).
+    pub(super) fn broadcast_observations(&mut self) {
+        let mut cache: Vec<(Observer, Utf8Bytes)> = Vec::new();
+        let clock = self.clock_json();
+        let ids: Vec<(u64, Option<Seat>)> = self.conns.iter().map(|(&k, c)| (k, c.seat)).collect();
+        for (conn, seat) in ids {
+            let observer = self.observer_of(seat);
+            let frame = match cache.iter().find(|(o, _)| *o == observer) {
+                Some((_, f)) => f.clone(),
+                None => {
+                    let f = text(json!({"type": "observation", "v": self.v(),
+                        "observation": self.observation_json(observer), "clock": clock}));
+                    cache.push((observer, f.clone()));
+                    f
+                }
+            };
+            self.send(conn, frame);
+        }
+    }
+
+    pub(super) fn broadcast_sync(&mut self) {
+        let ids: Vec<(u64, Option<Seat>)> = self.conns.iter().map(|(&k, c)| (k, c.seat)).collect();
+        for (conn, seat) in ids {
+            let f = self.sync_frame(seat);
+            self.send_json(conn, f);
+        }
+    }
+
+    pub(super) fn drop_conn(&mut self, conn: u64) {
+        let Some(c) = self.conns.remove(&conn) else {
+            return;
+        };
+        if let Some(seat) = c.seat {
+            let still_here = self.conns.values().any(|o| o.seat == Some(seat));
+            let human = matches!(self.seats[seat as usize].kind, SeatKind::Human { .. });
+            let in_game = self
+                .game
+                .as_ref()
+                .is_some_and(|g| !g.position().is_eliminated(seat));
+            if !still_here && human && self.status == Status::Playing && in_game {
+                self.gone[seat as usize] = Some(self.now() + RETURN_WINDOW_MS);
+                let f = text(
+                    json!({"type": "presence", "seat": seat, "connected": false, "return_ms": RETURN_WINDOW_MS}),
+                );
+                self.broadcast(f);
+            }
+        }
+        self.note_presence();
+        self.refresh_summary();
+    }
+
+    /// Before play, a table with no seated person connected starts its idle countdown (it is
+    /// closed if nobody comes back); a seated person's connection stops it.
+    pub(super) fn note_presence(&mut self) {
+        if !matches!(self.status, Status::Waiting | Status::Deploying) {
+            self.idle_deadline = None;
+            return;
+        }
+        let someone = self
+            .conns
+            .values()
+            .any(|c| c.seat.is_some_and(|s| self.seats[s as usize].is_human()));
+        if someone {
+            self.idle_deadline = None;
+        } else if self.idle_deadline.is_none() {
+            self.idle_deadline = Some(self.now() + self.env.settings.table_idle_ms);
+        }
+    }
+
+    pub(super) fn hello(
+        &mut self,
+        conn: u64,
+        tx: Out,
+        player: Option<Player>,
+        token: Option<String>,
+        last_v: Option<u64>,
+    ) {
+        if self.conns.len() >= self.env.settings.max_connections_per_table {
+            let _ = tx.try_send(Utf8Bytes::from(error_frame(&Refusal::Busy, None)));
+            return;
+        }
+        let seat = token
+            .as_deref()
+            .and_then(|t| self.seats.iter().position(|s| s.claimed_by(t)))
+            .map(|s| s as Seat);
+        self.conns.insert(
+            conn,
+            Conn {
+                tx,
+                seat,
+                player: player.clone(),
+            },
+        );
+        if token.is_some() && seat.is_none() {
+            self.error(conn, &Refusal::UnknownSeatToken, None);
+        }
+        if let Some(s) = seat {
+            if self.gone[s as usize].take().is_some() {
+                let f = text(json!({"type": "presence", "seat": s, "connected": true}));
+                self.broadcast(f);
+            }
+        }
+        let seat_player = seat.and_then(|s| match &self.seats[s as usize].kind {
+            SeatKind::Human { player } => Some(player.to_json()),
+            _ => None,
+        });
+        self.note_presence();
+        let welcome = json!({"type": "welcome", "table": self.id, "seat": seat, "token": seat.and(token),
+            "host": seat == Some(self.host_seat), "player": seat_player.or_else(|| player.map(|p| p.to_json()))});
+        self.send_json(conn, welcome);
+        self.refresh_summary();
+        let f = self.table_frame();
+        self.send_json(conn, f);
+        let v = self.v();
+        match last_v {
+            Some(lv)
+                if lv <= v
+                    && matches!(self.status, Status::Playing | Status::Over)
+                    && self.game.is_some() =>
+            {
+                for i in lv..v {
+                    let f = self.frames[i as usize].clone();
+                    self.send(conn, f);
+                }
+                let observer = self.observer_of(seat);
+                let f = json!({"type": "observation", "v": v, "observation": self.observation_json(observer), "clock": self.clock_json()});
+                self.send_json(conn, f);
+            }
+            _ => {
+                let f = self.sync_frame(seat);
+                self.send_json(conn, f);
+            }
+        }
+        if self.status == Status::Over {
+            let f = text(self.game_over_frame());
+            self.send(conn, f);
+        }
+        // Others see who is here.
+        let others: Vec<u64> = self.conns.keys().copied().filter(|&c| c != conn).collect();
+        let f = text(self.table_frame());
+        for c in others {
+            self.send(c, f.clone());
+        }
+    }
+}

@@ -1,0 +1,308 @@
+//! What each client message does at a table. Each handler checks everything first and changes
+//! nothing when it refuses; a change is stored before it is announced.
+
+use super::frames::text;
+use super::persist::DrawOffer;
+use super::{SeatKind, SeatState, Status, Table};
+use crate::error::Refusal;
+use crate::protocol::ClientMsg;
+use crate::secret::random_token;
+use junqi_core::{action_from_text, Deployment, Entry, Seat};
+use serde_json::json;
+use std::collections::BTreeSet;
+
+impl Table {
+    pub(super) async fn message(&mut self, conn: u64, msg: ClientMsg) -> Result<(), Refusal> {
+        match msg {
+            ClientMsg::Hello { .. } => Err(Refusal::HelloTwice),
+            ClientMsg::Ping { t } => {
+                self.send_json(conn, json!({"type": "pong", "t": t}));
+                Ok(())
+            }
+            ClientMsg::TakeSeat { seat, .. } => self.take_seat(conn, seat).await,
+            ClientMsg::AddBot { seat, bot } => self.add_bot(conn, seat, bot).await,
+            ClientMsg::RemoveBot { seat } => self.remove_bot(conn, seat).await,
+            ClientMsg::Start {} => {
+                self.require_host(conn)?;
+                self.start().await?;
+                self.broadcast_table();
+                if self.status == Status::Deploying {
+                    self.broadcast_sync();
+                }
+                Ok(())
+            }
+            ClientMsg::Deploy { layout } => self.deploy(conn, &layout).await,
+            ClientMsg::Act { action } => {
+                let seat = self.require_playing_seat(conn)?;
+                let game = self.game.as_ref().ok_or(Refusal::NotStarted)?;
+                let to_move = game.position().to_move();
+                if to_move != seat {
+                    return Err(Refusal::NotYourTurn { to_move });
+                }
+                let action = action_from_text(game.record().topology(), &action)
+                    .map_err(Refusal::Illegal)?;
+                self.commit(Entry::Action { seat, action }).await
+            }
+            ClientMsg::Resign {} => {
+                let seat = self.require_playing_seat(conn)?;
+                if self.now() < self.play_started_ms + self.config.resign_ms {
+                    return Err(Refusal::ResignTooEarly {
+                        seconds: self.config.resign_ms / 1000,
+                    });
+                }
+                self.commit(Entry::Resign(seat)).await
+            }
+            ClientMsg::Leave {} => self.leave(conn).await,
+            ClientMsg::OfferDraw {} => self.offer_draw(conn).await,
+            ClientMsg::AcceptDraw {} => self.accept_draw(conn).await,
+            ClientMsg::DeclineDraw {} => {
+                let seat = self.require_playing_seat(conn)?;
+                if self.draw.is_none() {
+                    return Err(Refusal::NoDrawOffer);
+                }
+                self.draw = None;
+                self.save_state().await;
+                self.broadcast(text(json!({"type": "draw_declined", "by": seat})));
+                self.broadcast_table();
+                Ok(())
+            }
+        }
+    }
+
+    fn seat_of(&self, conn: u64) -> Option<Seat> {
+        self.conns.get(&conn).and_then(|c| c.seat)
+    }
+
+    fn require_host(&self, conn: u64) -> Result<(), Refusal> {
+        if self.seat_of(conn) != Some(self.host_seat) {
+            return Err(Refusal::HostOnly);
+        }
+        if self.status != Status::Waiting {
+            return Err(Refusal::AlreadyStarted);
+        }
+        Ok(())
+    }
+
+    fn require_playing_seat(&self, conn: u64) -> Result<Seat, Refusal> {
+        let seat = self.seat_of(conn).ok_or(Refusal::Watching)?;
+        match self.status {
+            Status::Playing => Ok(seat),
+            Status::Over => Err(Refusal::GameOver),
+            _ => Err(Refusal::NotStarted),
+        }
+    }
+
+    fn check_seat(&self, seat: u8) -> Result<(), Refusal> {
+        if seat as usize >= self.seats.len() {
+            return Err(Refusal::SeatMissing {
+                seat: seat as u64,
+                seats: self.seats.len(),
+            });
+        }
+        Ok(())
+    }
+
+    /// The seat of a connection that may vote on a draw (a person seated in a game in progress
+    /// and still in it), with every seat still in the game (all of them must accept).
+    fn draw_voter(&self, conn: u64) -> Result<(Seat, Vec<Seat>), Refusal> {
+        let seat = self.require_playing_seat(conn)?;
+        let pos = self
+            .game
+            .as_ref()
+            .map(|g| g.position())
+            .ok_or(Refusal::NotStarted)?;
+        if pos.is_eliminated(seat) {
+            return Err(Refusal::YouAreOut);
+        }
+        let remaining = (0..self.seats.len() as Seat)
+            .filter(|&s| !pos.is_eliminated(s))
+            .collect();
+        Ok((seat, remaining))
+    }
+
+    async fn take_seat(&mut self, conn: u64, seat: u8) -> Result<(), Refusal> {
+        if self.status != Status::Waiting {
+            return Err(Refusal::AlreadyStarted);
+        }
+        self.check_seat(seat)?;
+        if self.seat_of(conn).is_some() {
+            return Err(Refusal::HaveSeat);
+        }
+        if self.seats[seat as usize].kind != SeatKind::Empty {
+            return Err(Refusal::SeatTaken { seat });
+        }
+        // The connection's person (the WebSocket layer makes a guest for one that has none):
+        // a seat shows its player's own name, which the name policy already checked.
+        let player = self
+            .conns
+            .get(&conn)
+            .and_then(|c| c.player.clone())
+            .ok_or(Refusal::Internal("the connection has no player".into()))?;
+        let token = random_token(16);
+        let before = self.seats[seat as usize].clone();
+        self.seats[seat as usize] = SeatState::human(player.clone(), &token);
+        if let Err(e) = self.save_seats().await {
+            self.seats[seat as usize] = before;
+            return Err(e);
+        }
+        if let Some(c) = self.conns.get_mut(&conn) {
+            c.seat = Some(seat);
+        }
+        self.note_presence();
+        self.send_json(
+            conn,
+            json!({"type": "welcome", "table": self.id, "seat": seat, "token": token,
+                   "host": seat == self.host_seat, "player": player.to_json()}),
+        );
+        self.broadcast_table();
+        Ok(())
+    }
+
+    async fn add_bot(&mut self, conn: u64, seat: u8, bot: Option<String>) -> Result<(), Refusal> {
+        self.require_host(conn)?;
+        let bot = bot.unwrap_or_else(|| junqi_ai::default_bot().to_string());
+        if junqi_ai::bot_by_name(&bot).is_none() {
+            return Err(Refusal::UnknownBot { name: bot });
+        }
+        self.check_seat(seat)?;
+        if self.seats[seat as usize].kind != SeatKind::Empty {
+            return Err(Refusal::SeatTaken { seat });
+        }
+        self.seats[seat as usize].kind = SeatKind::Bot { bot };
+        if let Err(e) = self.save_seats().await {
+            self.seats[seat as usize] = SeatState::empty();
+            return Err(e);
+        }
+        self.broadcast_table();
+        Ok(())
+    }
+
+    async fn remove_bot(&mut self, conn: u64, seat: u8) -> Result<(), Refusal> {
+        self.require_host(conn)?;
+        self.check_seat(seat)?;
+        if !self.seats[seat as usize].is_bot() {
+            return Err(Refusal::NoBot { seat });
+        }
+        let before = std::mem::replace(&mut self.seats[seat as usize], SeatState::empty());
+        if let Err(e) = self.save_seats().await {
+            self.seats[seat as usize] = before;
+            return Err(e);
+        }
+        self.broadcast_table();
+        Ok(())
+    }
+
+    async fn deploy(&mut self, conn: u64, layout: &str) -> Result<(), Refusal> {
+        let seat = self.seat_of(conn).ok_or(Refusal::Watching)?;
+        if self.status != Status::Deploying {
+            return Err(Refusal::DeployClosed);
+        }
+        let d = Deployment::from_text(layout).map_err(|e| Refusal::Deployment(e.to_string()))?;
+        d.validate(self.config.rules.board, seat)
+            .map_err(|e| Refusal::Deployment(e.to_string()))?;
+        let before = self.seats[seat as usize].layout.replace(d);
+        if let Err(e) = self.save_seats().await {
+            self.seats[seat as usize].layout = before;
+            return Err(e);
+        }
+        self.broadcast(text(json!({"type": "deployed", "seat": seat})));
+        self.broadcast_table();
+        if self.seats.iter().all(|s| s.layout.is_some()) {
+            self.begin_play().await;
+        }
+        Ok(())
+    }
+
+    async fn leave(&mut self, conn: u64) -> Result<(), Refusal> {
+        match self.status {
+            Status::Waiting => {
+                let seat = self.seat_of(conn).ok_or(Refusal::NoSeat)?;
+                let before = std::mem::replace(&mut self.seats[seat as usize], SeatState::empty());
+                if let Err(e) = self.save_seats().await {
+                    self.seats[seat as usize] = before;
+                    return Err(e);
+                }
+                if let Some(c) = self.conns.get_mut(&conn) {
+                    c.seat = None;
+                }
+                self.note_presence();
+                self.broadcast_table();
+                Ok(())
+            }
+            Status::Playing => {
+                let seat = self.require_playing_seat(conn)?;
+                if self
+                    .game
+                    .as_ref()
+                    .is_some_and(|g| g.position().is_eliminated(seat))
+                {
+                    return Err(Refusal::YouAreOut);
+                }
+                self.seat_gone(seat).await;
+                Ok(())
+            }
+            Status::Deploying => Err(Refusal::NoLeaveDeploying),
+            Status::Over => Err(Refusal::GameOver),
+        }
+    }
+
+    async fn offer_draw(&mut self, conn: u64) -> Result<(), Refusal> {
+        let (seat, remaining) = self.draw_voter(conn)?;
+        if self.draw.is_some() {
+            return Err(Refusal::DrawOpen);
+        }
+        // Bots always decline (they play on).
+        let bot_refuses = remaining
+            .iter()
+            .find(|&&s| s != seat && self.seats[s as usize].is_bot());
+        if let Some(&b) = bot_refuses {
+            self.broadcast(text(
+                json!({"type": "draw_offer", "by": seat, "accepted": [seat]}),
+            ));
+            self.broadcast(text(json!({"type": "draw_declined", "by": b})));
+            return Ok(());
+        }
+        self.draw = Some(DrawOffer {
+            by: seat,
+            accepted: BTreeSet::from([seat]),
+        });
+        self.save_state().await;
+        self.broadcast(text(
+            json!({"type": "draw_offer", "by": seat, "accepted": [seat]}),
+        ));
+        self.broadcast_table();
+        Ok(())
+    }
+
+    async fn accept_draw(&mut self, conn: u64) -> Result<(), Refusal> {
+        let (seat, remaining) = self.draw_voter(conn)?;
+        let offer = self.draw.as_ref().ok_or(Refusal::NoDrawOffer)?;
+        if offer.accepted.contains(&seat) {
+            return Err(if offer.by == seat {
+                Refusal::OwnDrawOffer
+            } else {
+                Refusal::DrawOpen
+            });
+        }
+        let mut accepted = offer.accepted.clone();
+        let by = offer.by;
+        accepted.insert(seat);
+        if remaining.iter().all(|s| accepted.contains(s)) {
+            let before = self.draw.take();
+            let r = self.commit(Entry::Draw).await;
+            if r.is_err() {
+                self.draw = before;
+            }
+            return r;
+        }
+        if let Some(o) = self.draw.as_mut() {
+            o.accepted = accepted.clone();
+        }
+        self.save_state().await;
+        self.broadcast(text(
+            json!({"type": "draw_offer", "by": by, "accepted": accepted}),
+        ));
+        self.broadcast_table();
+        Ok(())
+    }
+}

@@ -1,0 +1,374 @@
+//! The life of a game at a table: the start, deployment, play, the clocks, committing entries
+//! (stored before anyone hears of them), leavers (RULES §10) and the end. A table nobody plays
+//! at before play begins is closed when its idle countdown runs out.
+
+use super::frames::text;
+use super::{SeatKind, SeatState, Status, Table, RETURN_WINDOW_MS};
+use crate::db::Stmt;
+use crate::error::Refusal;
+use crate::rating::RatingJob;
+use crate::store;
+use junqi_core::json::outcome_to_json;
+use junqi_core::record::outcome_to_text;
+use junqi_core::types::partner;
+use junqi_core::{BoardKind, Deployment, Entry, Game, Observer, Outcome, Seat};
+use rand::SeedableRng;
+use serde_json::{json, Value};
+
+impl Table {
+    pub(super) fn seats_json(&self) -> String {
+        Value::Array(self.seats.iter().map(SeatState::to_json).collect()).to_string()
+    }
+
+    pub(super) fn save_seats_stmt(&self) -> Stmt {
+        store::save_seats(&self.id, &self.seats_json(), self.status.name())
+    }
+
+    pub(super) async fn save_seats(&self) -> Result<(), Refusal> {
+        self.env
+            .db
+            .write(vec![self.save_seats_stmt(), self.state_stmt()])
+            .await
+            .map_err(|e| {
+                tracing::error!(table = %self.id, "cannot store the seats: {e}");
+                Refusal::StoreFailed
+            })
+    }
+
+    pub(super) fn next_deadline(&self) -> Option<u64> {
+        let mut d: Option<u64> = None;
+        let mut consider = |x: Option<u64>| {
+            if let Some(x) = x {
+                d = Some(d.map_or(x, |y: u64| y.min(x)));
+            }
+        };
+        match self.status {
+            Status::Waiting => consider(self.idle_deadline),
+            Status::Deploying => {
+                consider(self.deploy_deadline);
+                consider(self.idle_deadline);
+            }
+            Status::Playing => {
+                consider(self.turn_deadline);
+                for g in &self.gone {
+                    consider(*g);
+                }
+            }
+            Status::Over => {}
+        }
+        d
+    }
+
+    pub(super) async fn on_time(&mut self) {
+        let now = self.now();
+        if matches!(self.status, Status::Waiting | Status::Deploying)
+            && self.idle_deadline.is_some_and(|d| d <= now)
+        {
+            self.expire().await;
+            return;
+        }
+        match self.status {
+            Status::Deploying if self.deploy_deadline.is_some_and(|d| d <= now) => {
+                self.deploy_deadline = None;
+                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(rand::random());
+                for s in 0..self.seats.len() {
+                    if self.seats[s].layout.is_none() {
+                        self.seats[s].layout = Some(Deployment::random(&mut rng));
+                        self.broadcast(text(json!({"type": "deployed", "seat": s})));
+                    }
+                }
+                let _ = self.save_seats().await;
+                self.begin_play().await;
+            }
+            Status::Playing => {
+                for seat in 0..self.gone.len() {
+                    if self.gone[seat].is_some_and(|d| d <= now) {
+                        self.gone[seat] = None;
+                        self.seat_gone(seat as Seat).await;
+                        if self.status != Status::Playing {
+                            return;
+                        }
+                    }
+                }
+                if self.turn_deadline.is_some_and(|d| d <= now) {
+                    self.turn_deadline = None;
+                    let seat = self
+                        .game
+                        .as_ref()
+                        .map(|g| g.position().to_move())
+                        .unwrap_or(0);
+                    if let Err(e) = self.commit(Entry::Timeout { seat }).await {
+                        tracing::warn!(table = %self.id, "timeout refused: {e}");
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Nobody sat down and played: the table closes (before play there is no game to record),
+    /// its row is deleted and whoever is still watching is told.
+    async fn expire(&mut self) {
+        if let Err(e) = self
+            .env
+            .db
+            .write(vec![store::delete_unplayed(&self.id)])
+            .await
+        {
+            tracing::warn!(table = %self.id, "cannot delete the expired table: {e}");
+            self.idle_deadline = Some(self.now() + self.env.settings.table_idle_ms);
+            return;
+        }
+        tracing::info!(table = %self.id, "closed: nobody played at it");
+        self.broadcast(text(json!({"type": "closed", "reason": "idle"})));
+        self.closed = true;
+    }
+
+    /// Leave the waiting room: bots deploy, people get the deployment clock (flip: play at once).
+    pub(super) async fn start(&mut self) -> Result<(), Refusal> {
+        if self.seats.iter().any(|s| s.kind == SeatKind::Empty) {
+            return Err(Refusal::SeatsEmpty);
+        }
+        self.make_bots();
+        if self.config.rules.is_flip() {
+            self.begin_play().await;
+            return Ok(());
+        }
+        self.status = Status::Deploying;
+        self.deploy_deadline =
+            (self.config.deploy_ms > 0).then(|| self.now() + self.config.deploy_ms);
+        for s in 0..self.seats.len() {
+            if let Some(slot) = self.bots[s].as_mut() {
+                if let Some(bot) = slot.bot.as_mut() {
+                    let rules = self.config.rules;
+                    let layout = bot
+                        .get()
+                        .deploy()
+                        .ok()
+                        .filter(|d| d.validate(rules.board, s as Seat).is_ok())
+                        .unwrap_or_else(|| {
+                            Deployment::random(&mut rand_chacha::ChaCha8Rng::seed_from_u64(
+                                rand::random(),
+                            ))
+                        });
+                    self.seats[s].layout = Some(layout);
+                }
+            }
+        }
+        self.note_presence();
+        self.save_seats().await?;
+        if self.seats.iter().all(|s| s.layout.is_some()) {
+            self.begin_play().await;
+        }
+        Ok(())
+    }
+
+    pub(super) async fn begin_play(&mut self) {
+        let rules = self.config.rules;
+        let game = if rules.is_flip() {
+            Game::new_dealt(
+                rules,
+                self.host_seat,
+                &mut rand_chacha::ChaCha8Rng::seed_from_u64(rand::random()),
+            )
+        } else {
+            let layouts: Vec<Deployment> = self.seats.iter().filter_map(|s| s.layout).collect();
+            Game::new_from_deployments(rules, &layouts, self.host_seat)
+        };
+        let game = match game {
+            Ok(g) => g,
+            Err(e) => {
+                tracing::error!(table = %self.id, "cannot start: {e}");
+                return;
+            }
+        };
+        let now = self.now();
+        let header = game.record().to_text();
+        self.game = Some(game);
+        self.status = Status::Playing;
+        self.play_started_ms = now;
+        self.deploy_deadline = None;
+        self.idle_deadline = None;
+        self.start_turn_clock();
+        let w = self
+            .env
+            .db
+            .write(vec![
+                store::start_play(&self.id, &header, now as i64, &self.seats_json()),
+                self.state_stmt(),
+            ])
+            .await;
+        if let Err(e) = w {
+            tracing::error!(table = %self.id, "cannot store the start: {e}");
+        }
+        for s in 0..self.seats.len() {
+            if self.seats[s].is_human() && !self.conns.values().any(|c| c.seat == Some(s as Seat)) {
+                self.gone[s] = Some(now + RETURN_WINDOW_MS);
+            }
+        }
+        self.bots_observe(&[]);
+        self.broadcast_table();
+        self.broadcast_sync();
+        self.maybe_start_bot();
+    }
+
+    pub(super) fn start_turn_clock(&mut self) {
+        self.turn_deadline = (self.config.move_ms > 0 && self.status == Status::Playing)
+            .then(|| self.now() + self.config.move_ms);
+    }
+
+    /// Apply an entry: persist it (with the clocks and, if it ends the game, the result), then
+    /// tell everybody. An entry that cannot be stored is undone and refused.
+    pub(super) async fn commit(&mut self, entry: Entry) -> Result<(), Refusal> {
+        let Some(game) = self.game.as_mut() else {
+            return Err(Refusal::NotStarted);
+        };
+        let events = game
+            .apply(entry)
+            .map_err(|e| Refusal::Illegal(e.to_string()))?;
+        let topo = game.record().topology();
+        let entry_text = entry.to_text(topo);
+        let v = game.record().entries.len() as u64;
+        let outcome = game.position().outcome();
+        let to_move = game.position().to_move();
+        let now = self.now();
+        let cancels_draw = matches!(entry, Entry::Action { .. } | Entry::Timeout { .. });
+        let (old_turn, old_draw) = (self.turn_deadline, self.draw.clone());
+        if outcome.is_some() {
+            self.status = Status::Over;
+            self.turn_deadline = None;
+        } else {
+            self.start_turn_clock();
+        }
+        let draw_cleared = self.draw.is_some() && (cancels_draw || outcome.is_some());
+        if draw_cleared {
+            self.draw = None;
+        }
+        let mut stmts: Vec<Stmt> = vec![store::insert_entry(
+            &self.id,
+            v as i64,
+            &entry_text,
+            now as i64,
+        )];
+        match outcome {
+            Some(o) => stmts.extend(self.finish_stmts(o, now)),
+            None => stmts.push(self.state_stmt()),
+        }
+        if let Err(e) = self.env.db.write(stmts).await {
+            // Not stored: undo, so that nothing unstored is ever announced.
+            tracing::error!(table = %self.id, "cannot store entry {entry_text}: {e}");
+            if let Some(g) = self.game.take() {
+                let mut record = g.into_record();
+                record.entries.pop();
+                record.result = None;
+                self.game = Game::from_record(record).ok();
+            }
+            self.status = Status::Playing;
+            self.turn_deadline = old_turn;
+            self.draw = old_draw;
+            return Err(Refusal::StoreFailed);
+        }
+        let topo_events: Vec<Value> = events
+            .iter()
+            .map(|e| junqi_core::json::event_to_json(topo, e))
+            .collect();
+        let frame = text(
+            json!({"type": "events", "v": v, "entry": entry_text, "events": topo_events,
+            "to_move": to_move, "outcome": outcome_to_json(outcome)}),
+        );
+        self.frames.push(frame.clone());
+        if outcome.is_some() {
+            self.gone.iter_mut().for_each(|g| *g = None);
+        }
+        self.broadcast(frame);
+        self.broadcast_observations();
+        if draw_cleared {
+            self.broadcast_table();
+        }
+        self.bots_observe(&events);
+        if let Some(o) = outcome {
+            let f = text(self.game_over_frame());
+            self.broadcast(f);
+            self.broadcast_table();
+            self.after_finish(o);
+        } else {
+            self.refresh_summary();
+            self.maybe_start_bot();
+        }
+        Ok(())
+    }
+
+    pub(super) fn finish_stmts(&self, outcome: Outcome, now: u64) -> Vec<Stmt> {
+        let mut stmts: Vec<Stmt> = vec![store::finish_table(
+            &self.id,
+            &outcome_to_text(outcome),
+            now as i64,
+        )];
+        for (s, seat) in self.seats.iter().enumerate() {
+            if let Some(pid) = seat.player_id() {
+                stmts.push(store::insert_game_player(
+                    &self.id, s as i64, &pid, now as i64,
+                ));
+            }
+            if seat.is_bot() {
+                if let Some(pid) = seat.player_id() {
+                    stmts.push(store::ensure_bot_player(&pid, now as i64));
+                }
+            }
+        }
+        stmts
+    }
+
+    /// A finished game goes to the rating queue (once).
+    pub(super) fn after_finish(&mut self, outcome: Outcome) {
+        if self.finished_recorded {
+            return;
+        }
+        self.finished_recorded = true;
+        let r = self.config.rules;
+        let job = RatingJob {
+            category: format!("{}/{}", r.board.name(), r.mode.name()),
+            board: r.board,
+            players: self.seats.iter().map(SeatState::player_id).collect(),
+            outcome,
+        };
+        let _ = self.env.ratings.send(job);
+    }
+
+    /// A seat whose person did not come back in time, or left for good.
+    pub(super) async fn seat_gone(&mut self, seat: Seat) {
+        let four = self.config.rules.board == BoardKind::FourPlayer;
+        let partner_in = self
+            .game
+            .as_ref()
+            .is_some_and(|g| !g.position().is_eliminated(partner(seat)));
+        if four && partner_in && self.config.leaver_bot {
+            self.seats[seat as usize] = SeatState {
+                kind: SeatKind::Bot {
+                    bot: "random".into(),
+                },
+                token_hash: None,
+                layout: self.seats[seat as usize].layout,
+            };
+            for c in self.conns.values_mut() {
+                if c.seat == Some(seat) {
+                    c.seat = None;
+                }
+            }
+            self.make_bots();
+            if let (Some(g), Some(Some(slot))) = (&self.game, self.bots.get_mut(seat as usize)) {
+                if let Some(b) = slot.bot.as_mut() {
+                    b.get()
+                        .observe(&[], &g.position().observe(Observer::Seat(seat)));
+                }
+            }
+            let _ = self.save_seats().await;
+            self.broadcast_table();
+            self.maybe_start_bot();
+            return;
+        }
+        if let Err(e) = self.commit(Entry::Leave(seat)).await {
+            tracing::warn!(table = %self.id, "leave refused: {e}");
+        }
+    }
+}

@@ -1,0 +1,248 @@
+//! Rebuilding a table from the database (server start, or a table asked for after its actor
+//! ended). A game in progress resumes where it was: its record is replayed entry by entry, the
+//! bots are told every event as they were the first time (so their belief about hidden pieces
+//! is the one they had), the clocks and a pending draw offer come back from the stored state.
+
+use super::bots::observe_all;
+use super::frames::text;
+use super::persist::{resumed_deadline, TableState};
+use super::{SeatState, Status, Table, TableConfig, TableEnv, TableHandle, RETURN_WINDOW_MS};
+use crate::store::{self, StoredTable};
+use junqi_core::json::outcome_to_json;
+use junqi_core::{Entry, Game, Record, Seat};
+use serde_json::{json, Value};
+
+/// Load a table by id and start its actor.
+pub(crate) async fn load_by_id(env: &TableEnv, id: &str) -> Option<TableHandle> {
+    let row = store::table(&env.db, id).await.ok()??;
+    load(env, row).await
+}
+
+/// Load every unfinished table (server start). Returns how many.
+pub(crate) async fn load_unfinished(env: &TableEnv) -> Result<usize, String> {
+    let rows = store::unfinished_tables(&env.db).await?;
+    let mut n = 0;
+    for row in rows {
+        if load(env, row).await.is_some() {
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
+async fn load(env: &TableEnv, row: StoredTable) -> Option<TableHandle> {
+    let id = row.id.clone();
+    let config = match serde_json::from_str::<Value>(&row.config)
+        .map_err(|e| e.to_string())
+        .and_then(|v| TableConfig::from_json(&v))
+    {
+        Ok(c) => c,
+        Err(e) => {
+            tracing::error!(table = %id, "bad stored config: {e}");
+            return None;
+        }
+    };
+    let mut t = Table::blank(
+        env.clone(),
+        id.clone(),
+        row.code.clone(),
+        row.creator.clone().unwrap_or_default(),
+        config,
+        row.host_seat as Seat,
+        row.created_ms as u64,
+    );
+    t.status = Status::from_name(&row.status);
+    let seats: Value = serde_json::from_str(&row.seats).unwrap_or(Value::Null);
+    if let Some(a) = seats.as_array() {
+        for (i, s) in a.iter().enumerate().take(t.seats.len()) {
+            t.seats[i] = SeatState::from_json(s);
+        }
+    }
+    let state = TableState::parse(row.state.as_deref());
+    let now = env.now();
+    match t.status {
+        Status::Waiting => {}
+        Status::Deploying => {
+            t.make_bots();
+            t.deploy_deadline = resumed_deadline(state.deploy_deadline_ms, t.config.deploy_ms, now);
+        }
+        Status::Playing | Status::Over => {
+            if !replay(env, &mut t, &row).await {
+                return None;
+            }
+            let over = t.game.as_ref().and_then(|g| g.position().outcome());
+            t.play_started_ms = row.started_ms.unwrap_or(now as i64) as u64;
+            if let Some(o) = over {
+                t.status = Status::Over;
+                t.finished_recorded = true;
+                if row.status != "over" {
+                    let stmts = t.finish_stmts(o, now);
+                    let _ = env.db.write(stmts).await;
+                    t.finished_recorded = false;
+                    t.after_finish(o);
+                }
+            } else {
+                t.status = Status::Playing;
+                t.turn_deadline = resumed_deadline(state.turn_deadline_ms, t.config.move_ms, now);
+                t.draw = state.draw;
+                for s in 0..t.seats.len() {
+                    if t.seats[s].is_human() {
+                        t.gone[s] = Some(now + RETURN_WINDOW_MS);
+                    }
+                }
+            }
+        }
+    }
+    t.note_presence();
+    Some(t.spawn())
+}
+
+/// Replay the stored record into the table's game, its `events` frames and its bots.
+async fn replay(env: &TableEnv, t: &mut Table, row: &StoredTable) -> bool {
+    let header = row.header.clone().unwrap_or_default();
+    let record = match Record::from_text(&header) {
+        Ok(r) => r,
+        Err(e) => {
+            tracing::error!(table = %t.id, "bad stored record header: {e}");
+            return false;
+        }
+    };
+    let mut game = match Game::from_record(record) {
+        Ok(g) => g,
+        Err(e) => {
+            tracing::error!(table = %t.id, "bad stored start: {e}");
+            return false;
+        }
+    };
+    let entries = match store::entries(&env.db, &t.id).await {
+        Ok(e) => e,
+        Err(e) => {
+            tracing::error!(table = %t.id, "cannot read the stored entries: {e}");
+            return false;
+        }
+    };
+    if row.status != "over" {
+        t.make_bots();
+        observe_all(&mut t.bots, &game, &[]);
+    }
+    replay_entries(t, &mut game, &entries);
+    t.game = Some(game);
+    true
+}
+
+/// Apply stored entries in order: each one's `events` frame is rebuilt and the bots observe its
+/// events (a finished game has no bots). A stored entry that does not replay ends the replay
+/// there (and says so).
+fn replay_entries(t: &mut Table, game: &mut Game, entries: &[(i64, String)]) {
+    let topo = game.record().topology();
+    for (seq, text_entry) in entries {
+        let applied = Entry::from_text(topo, text_entry)
+            .and_then(|e| game.apply(e).map(|ev| (e, ev)).map_err(|x| x.to_string()));
+        match applied {
+            Ok((e, events)) => {
+                let evs: Vec<Value> = events
+                    .iter()
+                    .map(|x| junqi_core::json::event_to_json(topo, x))
+                    .collect();
+                let v = game.record().entries.len();
+                t.frames.push(text(json!({"type": "events", "v": v, "entry": e.to_text(topo), "events": evs,
+                    "to_move": game.position().to_move(), "outcome": outcome_to_json(game.position().outcome())})));
+                observe_all(&mut t.bots, game, &events);
+            }
+            Err(e) => {
+                tracing::error!(table = %t.id, "stored entry {seq} ({text_entry}) does not replay: {e}");
+                break;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::bots::{BotCell, BotSlot};
+    use super::*;
+    use junqi_ai::{Bot, BotError, Budget};
+    use junqi_core::event::Event;
+    use junqi_core::{Action, Deployment, Observation, Rules};
+    use rand::SeedableRng;
+    use std::sync::{Arc, Mutex};
+
+    /// A bot that counts what it is told.
+    struct Recorder(Arc<Mutex<(usize, usize)>>);
+
+    impl Bot for Recorder {
+        fn name(&self) -> String {
+            "recorder".into()
+        }
+        fn new_game(&mut self, _: &Rules, _: Seat, _: u64) {}
+        fn deploy(&mut self) -> Result<Deployment, BotError> {
+            Err(BotError("no".into()))
+        }
+        fn observe(&mut self, events: &[Event], _: &Observation) {
+            let mut g = self.0.lock().unwrap();
+            g.0 += 1;
+            g.1 += events.len();
+        }
+        fn choose(&mut self, obs: &Observation, _: Budget) -> Result<Action, BotError> {
+            obs.legal_actions
+                .first()
+                .copied()
+                .ok_or(BotError("none".into()))
+        }
+    }
+
+    #[tokio::test]
+    async fn a_resumed_bot_is_told_every_stored_event() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = crate::db::Db::open(&format!(
+            "sqlite://{}",
+            dir.path().join("t.sqlite3").display()
+        ))
+        .await
+        .unwrap();
+        let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
+        let env = TableEnv {
+            db,
+            clock: Arc::new(crate::clock::ManualClock::new(1_000)),
+            settings: Default::default(),
+            registry: Default::default(),
+            ratings: tx,
+        };
+        // A real game: 30 random plies, as stored entries.
+        let rules =
+            Rules::defaults(junqi_core::BoardKind::TwoPlayer, junqi_core::Mode::Dark).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let layouts = [Deployment::random(&mut rng), Deployment::random(&mut rng)];
+        let mut played = Game::new_from_deployments(rules, &layouts, 0).unwrap();
+        let mut stored = Vec::new();
+        let mut announced = 0;
+        for i in 0..30 {
+            let legal = played.position().legal_actions();
+            if played.position().is_over() || legal.is_empty() {
+                break;
+            }
+            let seat = played.position().to_move();
+            let entry = Entry::Action {
+                seat,
+                action: legal[i * 7 % legal.len()],
+            };
+            announced += played.apply(entry).unwrap().len();
+            stored.push((i as i64 + 1, entry.to_text(played.record().topology())));
+        }
+        let config =
+            TableConfig::from_json(&json!({"board": "two_player", "mode": "dark"})).unwrap();
+        let mut t = Table::blank(env, "t1".into(), "C".into(), String::new(), config, 0, 0);
+        let seen = Arc::new(Mutex::new((0, 0)));
+        t.bots[1] = Some(BotSlot {
+            bot: Some(BotCell::new(Box::new(Recorder(seen.clone())))),
+            pending: Vec::new(),
+        });
+        let mut game = Game::new_from_deployments(rules, &layouts, 0).unwrap();
+        replay_entries(&mut t, &mut game, &stored);
+        let (calls, events) = *seen.lock().unwrap();
+        assert_eq!(calls, stored.len(), "one observation per stored entry");
+        assert_eq!(events, announced, "every announced event");
+        assert_eq!(t.frames.len(), stored.len());
+        assert_eq!(game.position().plies(), played.position().plies());
+    }
+}
