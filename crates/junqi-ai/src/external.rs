@@ -5,6 +5,12 @@
 //! value. Every answer is awaited with a time limit; an engine that answers with an illegal
 //! action, says `error`, exits, or does not answer in time makes the call return a
 //! [`BotError`] (the arena then forfeits the game and reports why), and is stopped.
+//!
+//! The engine's stderr is a pipe that a thread of ours reads to its end all the time, whatever
+//! the engine writes there (any bytes, any amount, lines of any length), so writing to stderr
+//! never blocks the engine. Nothing of it is shown, except that the last
+//! [`STDERR_TAIL_LINES`] lines (each cut to [`STDERR_LINE_MAX`] bytes) are quoted in the
+//! message of a failure.
 
 use crate::arena::BotFactory;
 use crate::bot::{Bot, BotError, Budget};
@@ -12,15 +18,21 @@ use crate::engine::{budget_to_go, events_line, gameover_line, newgame_line, obse
 use junqi_core::notation::action_from_text;
 use junqi_core::{Action, Deployment, Event, Observation, Rules, Seat, Topology};
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// The default limit on each answer of an external engine (a `go` with a `movetime` budget gets
 /// that time plus this much).
 pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(10);
+
+/// How many of the engine's last stderr lines are kept for error messages.
+pub const STDERR_TAIL_LINES: usize = 5;
+
+/// The longest stderr line kept, in bytes (the rest of a longer line is read and dropped).
+pub const STDERR_LINE_MAX: usize = 300;
 
 /// Split a command line into words: white space separates, `'…'` and `"…"` quote, `\` escapes
 /// the next character (outside single quotes).
@@ -89,12 +101,87 @@ enum Line {
     Eof,
 }
 
+/// The end of the engine's stderr, as far as it has been read.
+#[derive(Default)]
+struct TailState {
+    lines: VecDeque<String>,
+    /// The reader saw the end of stderr.
+    done: bool,
+}
+
+/// The end of the engine's stderr, shared with the thread that reads it.
+#[derive(Default)]
+struct StderrTail {
+    state: Mutex<TailState>,
+    changed: Condvar,
+}
+
+impl StderrTail {
+    fn push(&self, line: &[u8]) {
+        let line = String::from_utf8_lossy(line);
+        if let Ok(mut st) = self.state.lock() {
+            if st.lines.len() == STDERR_TAIL_LINES {
+                st.lines.pop_front();
+            }
+            st.lines.push_back(line.trim_end_matches('\r').to_string());
+        }
+    }
+
+    fn finish(&self) {
+        if let Ok(mut st) = self.state.lock() {
+            st.done = true;
+        }
+        self.changed.notify_all();
+    }
+
+    /// The kept lines, after waiting up to `wait` for the reader to reach the end of stderr
+    /// (once the engine has exited, its last words may still be in the pipe).
+    fn lines(&self, wait: Duration) -> Vec<String> {
+        let Ok(st) = self.state.lock() else {
+            return Vec::new();
+        };
+        let st = match self.changed.wait_timeout_while(st, wait, |st| !st.done) {
+            Ok((st, _)) => st,
+            Err(_) => return Vec::new(),
+        };
+        st.lines.iter().cloned().collect()
+    }
+}
+
+/// Read `r` (the engine's stderr) to its end, keeping its last lines in `tail`. Reads bytes,
+/// not text: stopping at bytes that are not UTF-8 would leave the pipe full and the engine
+/// blocked on its next write to stderr.
+fn drain_stderr(mut r: impl Read, tail: &StderrTail) {
+    let mut buf = [0u8; 8192];
+    let mut line = Vec::new();
+    loop {
+        let n = match r.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        };
+        for &b in &buf[..n] {
+            if b == b'\n' {
+                tail.push(&line);
+                line.clear();
+            } else if line.len() < STDERR_LINE_MAX {
+                line.push(b);
+            }
+        }
+    }
+    if !line.is_empty() {
+        tail.push(&line);
+    }
+    tail.finish();
+}
+
 /// A running engine process.
 struct Process {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<Line>,
-    stderr: Arc<Mutex<VecDeque<String>>>,
+    stderr: Arc<StderrTail>,
 }
 
 impl Process {
@@ -207,19 +294,9 @@ impl ExternalBot {
                 }
             }
         });
-        let tail = Arc::new(Mutex::new(VecDeque::new()));
+        let tail = Arc::new(StderrTail::default());
         let t = tail.clone();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines() {
-                let Ok(line) = line else { return };
-                if let Ok(mut q) = t.lock() {
-                    if q.len() == 5 {
-                        q.pop_front();
-                    }
-                    q.push_back(line);
-                }
-            }
-        });
+        std::thread::spawn(move || drain_stderr(stderr, &t));
         self.proc = Some(Process {
             child,
             stdin,
@@ -308,16 +385,14 @@ impl ExternalBot {
 /// ", exit status …; stderr: …" for an error message.
 fn exit_note(p: &mut Process) -> String {
     let mut s = String::new();
+    let mut wait = Duration::ZERO;
     if let Ok(Some(status)) = p.child.try_wait() {
         s += &format!(" (it exited with {status})");
+        wait = Duration::from_millis(200);
     }
-    if let Ok(q) = p.stderr.lock() {
-        if !q.is_empty() {
-            s += &format!(
-                "; its stderr ends: {}",
-                q.iter().cloned().collect::<Vec<_>>().join(" | ")
-            );
-        }
+    let lines = p.stderr.lines(wait);
+    if !lines.is_empty() {
+        s += &format!("; its stderr ends: {}", lines.join(" | "));
     }
     s
 }
@@ -419,6 +494,28 @@ mod tests {
         assert!(split_command_line("a 'b").is_err());
         assert!(split_command_line("a \"b").is_err());
         assert!(split_command_line("a \\").is_err());
+    }
+
+    #[test]
+    fn stderr_is_read_to_its_end_whatever_it_holds() {
+        let mut input = b"one\n\xff\xfe not UTF-8\r\n".to_vec();
+        input.extend(std::iter::repeat_n(b'x', 100_000));
+        input.extend(b"\nthree\nfour\nfive\nsix without a newline");
+        let tail = StderrTail::default();
+        drain_stderr(&input[..], &tail);
+        let lines = tail.lines(Duration::ZERO);
+        assert_eq!(lines.len(), STDERR_TAIL_LINES);
+        assert_eq!(lines[0], "x".repeat(STDERR_LINE_MAX));
+        assert_eq!(
+            lines[1..],
+            ["three", "four", "five", "six without a newline"]
+        );
+        let tail = StderrTail::default();
+        drain_stderr(&b"\xff\xfe not UTF-8\r\nlast\n"[..], &tail);
+        assert_eq!(
+            tail.lines(Duration::ZERO),
+            ["\u{fffd}\u{fffd} not UTF-8", "last"]
+        );
     }
 
     #[test]

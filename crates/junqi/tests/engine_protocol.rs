@@ -158,6 +158,36 @@ fn temp_dir(tag: &str) -> std::path::PathBuf {
     d
 }
 
+/// An engine that writes bytes that are not UTF-8 and then far more than a pipe holds to its
+/// stderr must neither block nor die of SIGPIPE (stderr is read to its end, as bytes), and its
+/// last stderr line is quoted in the forfeit.
+#[test]
+fn a_chatty_engine_stderr_neither_blocks_nor_kills_it() {
+    let dir = temp_dir("chatty");
+    let rules = Rules::defaults(BoardKind::TwoPlayer, Mode::Dark).unwrap();
+    let on_go = "printf '\\377\\376 not UTF-8\\n' >&2; \
+                 head -c 300000 /dev/zero | tr '\\0' x >&2; \
+                 printf '\\nstderr-tail-marker\\n' >&2; exit 3";
+    let cmd = script_engine(&dir, "chatty", on_go);
+    let ext = ExternalBot::factory(&cmd, Duration::from_secs(5)).unwrap();
+    let cfg = MatchConfig {
+        rules,
+        games: 2,
+        seed: 1,
+        budget: Budget::Iterations(10),
+        threads: 2,
+    };
+    let r = run_match(cfg, ext, bot_by_name("random").unwrap());
+    assert_eq!(r.forfeits.len(), 2, "{:?}", r.forfeits);
+    for (_, _, w) in &r.forfeits {
+        assert!(
+            w.contains("stopped before answering bestmove") && w.contains("stderr-tail-marker"),
+            "{w:?}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn broken_engines_forfeit_with_their_reason() {
     let dir = temp_dir("broken");
