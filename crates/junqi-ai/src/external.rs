@@ -2,7 +2,10 @@
 //! ([`crate::engine`], `docs/engine-protocol.md`) on its stdin and stdout.
 //!
 //! The program is started when the first game begins and kept for later games of the same bot
-//! value. Every answer is awaited with a time limit; an engine that answers with an illegal
+//! value (each then begins with `newgame`). The arena makes its bots with a factory
+//! ([`ExternalBot::factory_with`]): by default a fresh bot, hence a fresh process, for every game
+//! and seat ([`EngineProcess::PerGame`]), or, with [`EngineProcess::PerMatch`], bots lent from a
+//! pool that outlives the games, so that one process serves game after game. Every answer is awaited with a time limit; an engine that answers with an illegal
 //! action, says `error`, exits, or does not answer in time makes the call return a
 //! [`BotError`] (the arena then forfeits the game and reports why), and is stopped.
 //!
@@ -18,6 +21,7 @@ use crate::engine::{budget_to_go, events_line, gameover_line, newgame_line, obse
 use junqi_core::notation::action_from_text;
 use junqi_core::{Action, Deployment, Event, Observation, Rules, Seat, Topology};
 use std::collections::VecDeque;
+use std::fmt;
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
@@ -33,6 +37,52 @@ pub const STDERR_TAIL_LINES: usize = 5;
 
 /// The longest stderr line kept, in bytes (the rest of a longer line is read and dropped).
 pub const STDERR_LINE_MAX: usize = 300;
+
+/// When the arena starts the process of an external engine (`junqi arena --engine-process`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EngineProcess {
+    /// A fresh process for every game and seat, stopped at the end of its game (the default):
+    /// nothing an engine remembers can carry over from one game to another, so a match is
+    /// reproducible from its seed whatever the thread count and the engine.
+    #[default]
+    PerGame,
+    /// Processes kept for the whole match: a process that has finished a game (or whose game was
+    /// forfeited) is given a later one, which it learns of by `newgame`. One process per seat
+    /// the engine plays at the same time: with one thread, one process in two-player play and
+    /// two in four-player play; with T threads, at most T times that. An engine that fails is
+    /// stopped, and the next game it is given starts a new process.
+    PerMatch,
+}
+
+impl EngineProcess {
+    /// The command-line name: `per-game` or `per-match`.
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineProcess::PerGame => "per-game",
+            EngineProcess::PerMatch => "per-match",
+        }
+    }
+}
+
+impl fmt::Display for EngineProcess {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for EngineProcess {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<EngineProcess, String> {
+        match s {
+            "per-game" => Ok(EngineProcess::PerGame),
+            "per-match" => Ok(EngineProcess::PerMatch),
+            _ => Err(format!(
+                "unknown engine process policy {s:?} (expected per-game or per-match)"
+            )),
+        }
+    }
+}
 
 /// Split a command line into words: white space separates, `'…'` and `"…"` quote, `\` escapes
 /// the next character (outside single quotes).
@@ -238,16 +288,43 @@ impl ExternalBot {
         self
     }
 
-    /// A factory of fresh external bots for the arena (each game starts its own process).
+    /// A factory of fresh external bots for the arena (each game starts its own process):
+    /// [`ExternalBot::factory_with`] and [`EngineProcess::PerGame`].
     pub fn factory(command_line: &str, limit: Duration) -> Result<BotFactory, String> {
+        ExternalBot::factory_with(command_line, limit, EngineProcess::PerGame)
+    }
+
+    /// A factory of external bots for the arena running `command_line` with answer limit
+    /// `limit`. [`EngineProcess::PerGame`]: every bot is new, and its process is stopped when
+    /// the bot is dropped at the end of its game. [`EngineProcess::PerMatch`]: a dropped bot goes
+    /// back, process and all, to a pool that the factory's later bots are taken from; the
+    /// processes are stopped when the factory and all its bots are gone (the arena: when the
+    /// match is over).
+    pub fn factory_with(
+        command_line: &str,
+        limit: Duration,
+        process: EngineProcess,
+    ) -> Result<BotFactory, String> {
         let line = command_line.to_string();
         ExternalBot::new(&line)?;
-        Ok(Arc::new(move || {
-            let bot = ExternalBot::new(&line)
+        let fresh = move || {
+            ExternalBot::new(&line)
                 .expect("checked above")
-                .with_time_limit(limit);
-            Box::new(bot) as Box<dyn Bot>
-        }))
+                .with_time_limit(limit)
+        };
+        Ok(match process {
+            EngineProcess::PerGame => Arc::new(move || Box::new(fresh()) as Box<dyn Bot>),
+            EngineProcess::PerMatch => {
+                let pool: Pool = Arc::default();
+                Arc::new(move || {
+                    let kept = pool.lock().ok().and_then(|mut p| p.pop());
+                    Box::new(PooledBot {
+                        bot: Some(kept.unwrap_or_else(&fresh)),
+                        pool: pool.clone(),
+                    }) as Box<dyn Bot>
+                })
+            }
+        })
     }
 
     /// The name the engine gave (`id name`), once started.
@@ -322,8 +399,19 @@ impl ExternalBot {
     }
 
     /// Read lines until one that is `prefix` or starts with `prefix` and a space; returns the
-    /// rest of that line. `id name` lines are noted; other lines are skipped.
+    /// rest of that line. An `error` line fails; `id name` lines are noted; other lines are
+    /// skipped.
     fn wait_for(&mut self, prefix: &str, limit: Duration) -> Result<String, String> {
+        self.wait_for_line(prefix, limit, true)
+    }
+
+    /// [`ExternalBot::wait_for`], failing at an `error` line only if `errors_fail`.
+    fn wait_for_line(
+        &mut self,
+        prefix: &str,
+        limit: Duration,
+        errors_fail: bool,
+    ) -> Result<String, String> {
         let deadline = Instant::now() + limit;
         loop {
             let p = self.proc.as_mut().ok_or("the engine is not running")?;
@@ -338,7 +426,9 @@ impl ExternalBot {
                         return Ok(rest.trim().to_string());
                     }
                     if let Some(why) = l.strip_prefix("error") {
-                        return Err(format!("the engine said error:{why}"));
+                        if errors_fail {
+                            return Err(format!("the engine said error:{why}"));
+                        }
                     }
                     if let Some(name) = l.strip_prefix("id name ") {
                         self.engine_name = Some(name.trim().to_string());
@@ -414,12 +504,18 @@ impl Bot for ExternalBot {
         self.failed = None;
         self.topo = Some(Topology::get(rules.board, rules.middle_rail()));
         let r = (|| {
+            let limit = self.limit;
             if self.proc.is_none() {
                 self.start()?;
+            } else {
+                // A process kept from an earlier game: what it still had to say about that game
+                // (an `error` about its last observation, say) comes before this `readyok`, and
+                // is dropped as it would be had the process been stopped with its game.
+                self.send("isready")?;
+                self.wait_for_line("readyok", limit, false)?;
             }
             self.send(&newgame_line(rules, seat, seed))?;
             self.send("isready")?;
-            let limit = self.limit;
             self.wait_for("readyok", limit).map(|_| ())
         })();
         if let Err(e) = r {
@@ -475,9 +571,66 @@ impl Bot for ExternalBot {
     }
 }
 
+/// The external bots a per-match factory keeps between games.
+type Pool = Arc<Mutex<Vec<ExternalBot>>>;
+
+/// An [`ExternalBot`] lent by a per-match factory: given back to the pool, with its process,
+/// when dropped (the arena drops a game's bots when the game is over).
+struct PooledBot {
+    /// Always `Some` until dropped.
+    bot: Option<ExternalBot>,
+    pool: Pool,
+}
+
+impl PooledBot {
+    fn bot(&mut self) -> &mut ExternalBot {
+        self.bot.as_mut().expect("a pooled bot until dropped")
+    }
+}
+
+impl Drop for PooledBot {
+    fn drop(&mut self) {
+        if let (Some(bot), Ok(mut pool)) = (self.bot.take(), self.pool.lock()) {
+            pool.push(bot);
+        }
+    }
+}
+
+impl Bot for PooledBot {
+    fn name(&self) -> String {
+        self.bot.as_ref().map(|b| b.name()).unwrap_or_default()
+    }
+
+    fn new_game(&mut self, rules: &Rules, seat: Seat, seed: u64) {
+        self.bot().new_game(rules, seat, seed)
+    }
+
+    fn deploy(&mut self) -> Result<Deployment, BotError> {
+        self.bot().deploy()
+    }
+
+    fn observe(&mut self, events: &[Event], obs: &Observation) {
+        self.bot().observe(events, obs)
+    }
+
+    fn choose(&mut self, obs: &Observation, budget: Budget) -> Result<Action, BotError> {
+        self.bot().choose(obs, budget)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn engine_process_names() {
+        for p in [EngineProcess::PerGame, EngineProcess::PerMatch] {
+            assert_eq!(p.name().parse::<EngineProcess>(), Ok(p));
+            assert_eq!(p.to_string(), p.name());
+        }
+        assert_eq!(EngineProcess::default(), EngineProcess::PerGame);
+        assert!("per-move".parse::<EngineProcess>().is_err());
+    }
 
     #[test]
     fn command_lines_split() {

@@ -188,6 +188,87 @@ fn arena_plays_external_engines_and_reports_forfeits() {
     );
 }
 
+/// `--engine-process per-match` keeps one process for the match; the default starts one per
+/// game. Counted by an engine that appends a line to a file when its process starts.
+#[test]
+fn arena_engine_process_per_match_or_per_game() {
+    let dir = std::env::temp_dir().join(format!("junqi-cli-per-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let count = dir.join("count");
+    let script = dir.join("engine");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho started >> '{}'\nexec '{BIN}' engine --bot random\n",
+            count.display()
+        ),
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let engine = format!("cmd:'{}'", script.display());
+    let run = |extra: &[&str]| {
+        let _ = std::fs::remove_file(&count);
+        let mut args = vec![
+            "--bot",
+            &engine,
+            "--bot",
+            "random",
+            "--games",
+            "4",
+            "--seed",
+            "4",
+            "--threads",
+            "1",
+            "--budget",
+            "iterations:5",
+        ];
+        args.extend_from_slice(extra);
+        let v = arena_json(&args);
+        assert_eq!(v["forfeits"].as_array().unwrap().len(), 0, "{v}");
+        let started = std::fs::read_to_string(&count).map_or(0, |s| s.lines().count());
+        (started, v)
+    };
+    let (kept, v) = run(&["--engine-process", "per-match"]);
+    assert_eq!(kept, 1, "{v}");
+    assert_eq!(v["engine_process"], "per-match");
+    let (fresh, w) = run(&[]);
+    assert_eq!(fresh, 4, "{w}");
+    assert_eq!(w["engine_process"], "per-game");
+    let (fresh, _) = run(&["--engine-process", "per-game"]);
+    assert_eq!(fresh, 4);
+    assert_eq!(
+        (&v["wins"], &v["draws"], &v["avg_plies"]),
+        (&w["wins"], &w["draws"], &w["avg_plies"])
+    );
+    let o = junqi(
+        &[
+            "arena",
+            "--bot",
+            "random",
+            "--bot",
+            "random",
+            "--engine-process",
+            "sometimes",
+        ],
+        "",
+    );
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("per-match"),
+        "the error lists the values"
+    );
+    let help = stdout(&junqi(&["arena", "--help"], ""));
+    assert!(
+        help.contains("--engine-process") && help.contains("per-match") && help.contains("default"),
+        "{help}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn arena_rejects_bad_arguments() {
     for args in [
