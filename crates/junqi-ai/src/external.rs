@@ -199,8 +199,9 @@ impl StderrTail {
 }
 
 /// Read `r` (the engine's stderr) to its end, keeping its last lines in `tail`. Reads bytes,
-/// not text: stopping at bytes that are not UTF-8 would leave the pipe full and the engine
-/// blocked on its next write to stderr.
+/// not text: a reader of text lines stops at bytes that are not UTF-8, and then the engine's
+/// next write to stderr either blocks once the pipe is full or, the pipe closed, kills it
+/// (SIGPIPE).
 fn drain_stderr(mut r: impl Read, tail: &StderrTail) {
     let mut buf = [0u8; 8192];
     let mut line = Vec::new();
