@@ -5,6 +5,7 @@
 //! whatever the thread count.
 
 use crate::bot::{Bot, BotError, Budget};
+use junqi_core::json::outcome_to_json;
 use junqi_core::{
     Action, BoardKind, Deployment, EliminationReason, Event, Observer, Outcome, Position, Rules,
     Seat,
@@ -144,6 +145,8 @@ pub struct MatchGame {
     pub index: u64,
     /// Whether the first bot played seat 0 (four-player: seats 0 and 2).
     pub first_bot_south: bool,
+    /// The seats of the first bot and of the second ([`match_seats`]).
+    pub seats: [Vec<Seat>; 2],
     /// The result.
     pub result: GameResult,
     /// 1, ½ or 0 for the first bot.
@@ -207,17 +210,29 @@ pub fn play_match_game(
     budget: Budget,
     watch: &mut dyn FnMut(&Position, Seat, &[Event]),
 ) -> GameResult {
-    let first_bot_south = index.is_multiple_of(2);
-    let mut bots: Vec<Box<dyn Bot>> = (0..rules.seats())
-        .map(|s| {
-            if (s % 2 == 0) == first_bot_south {
-                a()
-            } else {
-                b()
-            }
-        })
+    let [first, _] = match_seats(rules.board, index);
+    let mut bots: Vec<Box<dyn Bot>> = (0..rules.seats() as Seat)
+        .map(|s| if first.contains(&s) { a() } else { b() })
         .collect();
     play_game_watched(rules, &mut bots, game_seed(master, index), budget, watch)
+}
+
+/// The seats of the first bot and of the second in game `index` of a match on `board`: the first
+/// bot takes team 0 (seat 0; four-player, seats 0 and 2) on even games and team 1 on odd ones.
+pub fn match_seats(board: BoardKind, index: u64) -> [Vec<Seat>; 2] {
+    let first_team = (index % 2) as Seat;
+    let team =
+        |t: Seat| -> Vec<Seat> { (0..board.seats() as Seat).filter(|s| s % 2 == t).collect() };
+    [team(first_team), team(1 - first_team)]
+}
+
+/// Which bot of a match won a game with `outcome`, the bots having `seats` ([`match_seats`]):
+/// `Some(0)` the first, `Some(1)` the second, `None` a draw or an aborted game.
+pub fn match_winner(outcome: &Outcome, seats: &[Vec<Seat>; 2]) -> Option<usize> {
+    let won = outcome.winners();
+    seats
+        .iter()
+        .position(|mine| mine.iter().any(|s| won.contains(s)))
 }
 
 /// The first bot's score in game `index` of a match (1 a win, ½ a draw, 0 a loss): it plays
@@ -263,6 +278,7 @@ pub fn run_match(cfg: MatchConfig, a: BotFactory, b: BotFactory) -> MatchReport 
                 results.lock().expect("results")[i as usize] = Some(MatchGame {
                     index: i,
                     first_bot_south,
+                    seats: match_seats(cfg.rules.board, i),
                     result,
                     score,
                 });
@@ -352,17 +368,106 @@ fn report(names: [String; 2], per_game: Vec<MatchGame>, seconds: f64) -> MatchRe
     }
 }
 
+impl MatchGame {
+    /// Which bot won: `Some(0)` the first, `Some(1)` the second, `None` a draw or an aborted
+    /// game ([`match_winner`]).
+    pub fn winner(&self) -> Option<usize> {
+        match_winner(&self.result.outcome, &self.seats)
+    }
+
+    /// The bot (0 the first, 1 the second) that plays `seat`.
+    pub fn bot_of(&self, seat: Seat) -> usize {
+        usize::from(!self.seats[0].contains(&seat))
+    }
+}
+
+/// One bot's totals in a match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BotTotals {
+    /// Games the bot won.
+    pub wins: u64,
+    /// Games drawn (and aborted).
+    pub draws: u64,
+    /// Games the bot lost.
+    pub losses: u64,
+}
+
 impl MatchReport {
-    /// The report as one JSON object.
+    /// The totals of the first bot (`0`) or of the second (`1`).
+    pub fn totals(&self, bot: usize) -> BotTotals {
+        let (wins, losses) = if bot == 0 {
+            (self.wins, self.losses)
+        } else {
+            (self.losses, self.wins)
+        };
+        BotTotals {
+            wins,
+            draws: self.draws,
+            losses,
+        }
+    }
+
+    /// The report as one JSON object (documented in `docs/engine-protocol.md`, "The arena
+    /// report"): the first bot's statistics, and per game and per bot who played which seats
+    /// and who won.
     pub fn to_json(&self) -> Value {
+        let name = |b: usize| self.names[b].as_str();
+        let per_game: Vec<Value> = self
+            .per_game
+            .iter()
+            .map(|g| {
+                let seats = g.seats[0].len() + g.seats[1].len();
+                let winner = g.winner();
+                json!({
+                    "game": g.index,
+                    "seats": g.seats,
+                    "seat_bots": (0..seats as Seat).map(|s| name(g.bot_of(s))).collect::<Vec<_>>(),
+                    "outcome": outcome_to_json(Some(g.result.outcome)),
+                    "winner": winner.map(name),
+                    "winner_index": winner,
+                    "score": g.score,
+                    "plies": g.result.plies,
+                    "reason": reason_name(&g.result),
+                    "forfeit": g.result.forfeit.as_ref().map(|(s, why)| {
+                        json!({"seat": s, "bot": name(g.bot_of(*s)), "why": why})
+                    }),
+                })
+            })
+            .collect();
+        let per_bot: Vec<Value> = (0..2)
+            .map(|b| {
+                let t = self.totals(b);
+                let score = if self.games == 0 {
+                    0.5
+                } else {
+                    (t.wins as f64 + t.draws as f64 / 2.0) / self.games as f64
+                };
+                json!({"bot": name(b), "index": b, "wins": t.wins, "draws": t.draws,
+                       "losses": t.losses, "score": score})
+            })
+            .collect();
+        let forfeits: Vec<Value> = self
+            .forfeits
+            .iter()
+            .map(|(i, s, w)| {
+                let bot = self
+                    .per_game
+                    .iter()
+                    .find(|g| g.index == *i)
+                    .map(|g| name(g.bot_of(*s)));
+                json!({"game": i, "seat": s, "bot": bot, "why": w})
+            })
+            .collect();
         json!({
             "bots": self.names,
             "games": self.games, "wins": self.wins, "draws": self.draws, "losses": self.losses,
             "score": self.score, "ci_low": self.ci_low, "ci_high": self.ci_high,
             "elo": self.elo, "elo_low": self.elo_low, "elo_high": self.elo_high,
             "avg_plies": self.avg_plies, "results": self.reasons,
-            "forfeits": self.forfeits.iter().map(|(i, s, w)| json!({"game": i, "seat": s, "why": w})).collect::<Vec<_>>(),
+            "forfeits": forfeits,
             "seconds": self.seconds,
+            "per_game": per_game,
+            "per_bot": per_bot,
         })
     }
 
@@ -404,6 +509,111 @@ mod tests {
         );
         assert!(elo(0.5).abs() < 1e-9);
         assert!((elo(0.75) - 190.85).abs() < 0.1);
+    }
+
+    #[test]
+    fn match_seats_and_winners() {
+        assert_eq!(match_seats(BoardKind::TwoPlayer, 0), [vec![0], vec![1]]);
+        assert_eq!(match_seats(BoardKind::TwoPlayer, 3), [vec![1], vec![0]]);
+        assert_eq!(
+            match_seats(BoardKind::FourPlayer, 2),
+            [vec![0, 2], vec![1, 3]]
+        );
+        assert_eq!(
+            match_seats(BoardKind::FourPlayer, 1),
+            [vec![1, 3], vec![0, 2]]
+        );
+        let win = |winners| Outcome::Win {
+            winners,
+            reason: EliminationReason::FlagCaptured,
+        };
+        let odd = match_seats(BoardKind::FourPlayer, 1);
+        assert_eq!(match_winner(&win(0b1010), &odd), Some(0));
+        assert_eq!(match_winner(&win(0b0101), &odd), Some(1));
+        assert_eq!(match_winner(&Outcome::Aborted, &odd), None);
+        for index in 0..4 {
+            let seats = match_seats(BoardKind::TwoPlayer, index);
+            for (o, score) in [(win(0b01), 1.0), (win(0b10), 0.0)] {
+                let first_won = seats[0] == [0];
+                let expect = if first_won { score } else { 1.0 - score };
+                assert_eq!(first_bot_score(&o, index), expect);
+                let w = match_winner(&o, &seats);
+                assert_eq!(w == Some(0), expect == 1.0, "game {index}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_json_report_says_who_won_each_game() {
+        let rules = Rules::defaults(BoardKind::TwoPlayer, Mode::Dark).unwrap();
+        let heuristic: BotFactory =
+            Arc::new(|| Box::new(crate::HeuristicBot::default()) as Box<dyn Bot>);
+        let random: BotFactory = Arc::new(|| Box::new(RandomBot::default()) as Box<dyn Bot>);
+        let cfg = MatchConfig {
+            rules,
+            games: 6,
+            seed: 11,
+            budget: Budget::Iterations(1),
+            threads: 2,
+        };
+        let r = run_match(cfg, heuristic, random);
+        let v = r.to_json();
+        let games = v["per_game"].as_array().unwrap();
+        assert_eq!(games.len(), 6);
+        let mut wins = [0u64; 2];
+        let mut draws = 0;
+        for (i, g) in games.iter().enumerate() {
+            assert_eq!(g["game"], i as u64);
+            let first_seat = if i % 2 == 0 { 0 } else { 1 };
+            assert_eq!(g["seats"], json!([[first_seat], [1 - first_seat]]), "{g}");
+            let mut by_seat = ["random", "random"];
+            by_seat[first_seat] = "heuristic";
+            assert_eq!(g["seat_bots"], json!(by_seat), "{g}");
+            let outcome = &g["outcome"];
+            assert_eq!(
+                outcome,
+                &outcome_to_json(Some(r.per_game[i].result.outcome))
+            );
+            match outcome["result"].as_str().unwrap() {
+                "win" => {
+                    let seat = outcome["winners"][0].as_u64().unwrap() as usize;
+                    let w = g["winner_index"].as_u64().unwrap() as usize;
+                    assert_eq!(w, usize::from(seat != first_seat), "{g}");
+                    assert_eq!(g["winner"], by_seat[seat], "{g}");
+                    assert_eq!(g["score"], if w == 0 { 1.0 } else { 0.0 });
+                    wins[w] += 1;
+                }
+                _ => {
+                    assert!(g["winner"].is_null() && g["winner_index"].is_null(), "{g}");
+                    assert_eq!(g["score"], 0.5);
+                    draws += 1;
+                }
+            }
+            assert!(g["plies"].as_u64().unwrap() > 0);
+            assert!(g["forfeit"].is_null());
+            assert!(v["results"].get(g["reason"].as_str().unwrap()).is_some());
+        }
+        let totals = v["per_bot"].as_array().unwrap();
+        for (b, t) in totals.iter().enumerate() {
+            assert_eq!(t["bot"], ["heuristic", "random"][b]);
+            assert_eq!(t["index"], b);
+            assert_eq!(
+                (&t["wins"], &t["draws"], &t["losses"]),
+                (&json!(wins[b]), &json!(draws), &json!(wins[1 - b])),
+                "{t}"
+            );
+        }
+        assert!(wins[0] + wins[1] > 0, "some game was won: {v}");
+        assert_eq!(totals[0]["score"], v["score"]);
+        let second = totals[1]["score"].as_f64().unwrap();
+        assert!((second - (1.0 - v["score"].as_f64().unwrap())).abs() < 1e-12);
+        // The old fields are all still there.
+        for k in [
+            "bots", "games", "wins", "draws", "losses", "score", "results", "forfeits",
+        ] {
+            assert!(v.get(k).is_some(), "{k}");
+        }
+        assert_eq!(v["wins"], wins[0]);
     }
 
     #[test]

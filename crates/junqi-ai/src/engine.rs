@@ -91,6 +91,27 @@ fn parse_u64(word: &str, what: &str) -> Result<u64, String> {
         .map_err(|_| format!("{what} must be a non-negative integer, got {word:?}"))
 }
 
+/// Parse the `seed` of `newgame`: an unsigned 64-bit integer written in decimal digits only
+/// (no sign, no fraction, no exponent), 0 to 18446744073709551615.
+///
+/// A driver in a language whose numbers are doubles (JavaScript) must not print a seed through
+/// a double: above 2^53 it is rounded, and `String(2 ** 64 - 1)` is `18446744073709552000`,
+/// which is out of range. Such a seed is refused with a message naming the field and the range
+/// rather than silently changed.
+pub fn parse_seed(word: &str) -> Result<u64, String> {
+    let refuse = || {
+        format!(
+            "newgame: seed must be an unsigned 64-bit decimal integer (0 to {}), got {:?}",
+            u64::MAX,
+            short_str(word)
+        )
+    };
+    if word.is_empty() || !word.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(refuse());
+    }
+    word.parse::<u64>().map_err(|_| refuse())
+}
+
 fn parse_json(text: &str, what: &str) -> Result<Value, String> {
     if text.is_empty() {
         return Err(format!("{what} needs a JSON value"));
@@ -205,7 +226,7 @@ pub fn parse_command(line: &str) -> Result<Option<Command>, String> {
                     "board" => board = Some(val),
                     "mode" => mode = Some(val),
                     "seat" => seat = Some(parse_u64(val, "seat")?),
-                    "seed" => seed = parse_u64(val, "seed")?,
+                    "seed" => seed = parse_seed(val)?,
                     _ => return Err(format!("newgame: unknown field {key:?} (expected board, mode, seat, seed, options)")),
                 }
                 rest = r;
@@ -904,6 +925,46 @@ mod tests {
         assert!(parse_budget("5").is_err());
         assert!(parse_budget("hours:5").is_err());
         assert!(parse_budget("nodes:x").is_err());
+    }
+
+    #[test]
+    fn the_seed_is_a_u64_in_decimal_and_nothing_else() {
+        let seed = |line: &str| match parse_command(line) {
+            Ok(Some(Command::NewGame { seed, .. })) => Ok(seed),
+            Ok(other) => panic!("{line:?} parsed as {other:?}"),
+            Err(e) => Err(e),
+        };
+        let base = "newgame board two_player mode dark seat 0 seed";
+        assert_eq!(seed(&format!("{base} 0")), Ok(0));
+        assert_eq!(seed(&format!("{base} 007")), Ok(7));
+        // Above 2^53: exact, not rounded as a double would be.
+        assert_eq!(
+            seed(&format!("{base} 9007199254740993")),
+            Ok(9_007_199_254_740_993)
+        );
+        assert_eq!(seed(&format!("{base} 18446744073709551615")), Ok(u64::MAX));
+        for bad in [
+            "18446744073709551616", // 2^64
+            "18446744073709552000", // what JavaScript prints for 2^64 - 1
+            "-1",
+            "+5",
+            "1.5",
+            "1e19",
+            "1.8446744073709552e19",
+            "0x10",
+            "seven",
+        ] {
+            let e = seed(&format!("{base} {bad}")).expect_err(bad);
+            assert!(
+                e.contains("seed")
+                    && e.contains("unsigned 64-bit decimal integer")
+                    && e.contains("0 to 18446744073709551615")
+                    && e.contains(bad),
+                "{bad}: {e}"
+            );
+            let l = lines(engine().handle(&format!("{base} {bad}")));
+            assert_eq!(l, vec![format!("error {e}")]);
+        }
     }
 
     #[test]

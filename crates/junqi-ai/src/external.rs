@@ -2,9 +2,18 @@
 //! ([`crate::engine`], `docs/engine-protocol.md`) on its stdin and stdout.
 //!
 //! The program is started when the first game begins and kept for later games of the same bot
-//! value. Every answer is awaited with a time limit; an engine that answers with an illegal
+//! value (each then begins with `newgame`). The arena makes its bots with a factory
+//! ([`ExternalBot::factory_with`]): by default a fresh bot, hence a fresh process, for every game
+//! and seat ([`EngineProcess::PerGame`]), or, with [`EngineProcess::PerMatch`], bots lent from a
+//! pool that outlives the games, so that one process serves game after game. Every answer is awaited with a time limit; an engine that answers with an illegal
 //! action, says `error`, exits, or does not answer in time makes the call return a
 //! [`BotError`] (the arena then forfeits the game and reports why), and is stopped.
+//!
+//! The engine's stderr is a pipe that a thread of ours reads to its end all the time, whatever
+//! the engine writes there (any bytes, any amount, lines of any length), so writing to stderr
+//! never blocks the engine. Nothing of it is shown, except that the last
+//! [`STDERR_TAIL_LINES`] lines (each cut to [`STDERR_LINE_MAX`] bytes) are quoted in the
+//! message of a failure.
 
 use crate::arena::BotFactory;
 use crate::bot::{Bot, BotError, Budget};
@@ -12,15 +21,68 @@ use crate::engine::{budget_to_go, events_line, gameover_line, newgame_line, obse
 use junqi_core::notation::action_from_text;
 use junqi_core::{Action, Deployment, Event, Observation, Rules, Seat, Topology};
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Write};
+use std::fmt;
+use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// The default limit on each answer of an external engine (a `go` with a `movetime` budget gets
 /// that time plus this much).
 pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(10);
+
+/// How many of the engine's last stderr lines are kept for error messages.
+pub const STDERR_TAIL_LINES: usize = 5;
+
+/// The longest stderr line kept, in bytes (the rest of a longer line is read and dropped).
+pub const STDERR_LINE_MAX: usize = 300;
+
+/// When the arena starts the process of an external engine (`junqi arena --engine-process`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EngineProcess {
+    /// A fresh process for every game and seat, stopped at the end of its game (the default):
+    /// nothing an engine remembers can carry over from one game to another, so a match is
+    /// reproducible from its seed whatever the thread count and the engine.
+    #[default]
+    PerGame,
+    /// Processes kept for the whole match: a process that has finished a game (or whose game was
+    /// forfeited) is given a later one, which it learns of by `newgame`. One process per seat
+    /// the engine plays at the same time: with one thread, one process in two-player play and
+    /// two in four-player play; with T threads, at most T times that. An engine that fails is
+    /// stopped, and the next game it is given starts a new process.
+    PerMatch,
+}
+
+impl EngineProcess {
+    /// The command-line name: `per-game` or `per-match`.
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineProcess::PerGame => "per-game",
+            EngineProcess::PerMatch => "per-match",
+        }
+    }
+}
+
+impl fmt::Display for EngineProcess {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for EngineProcess {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<EngineProcess, String> {
+        match s {
+            "per-game" => Ok(EngineProcess::PerGame),
+            "per-match" => Ok(EngineProcess::PerMatch),
+            _ => Err(format!(
+                "unknown engine process policy {s:?} (expected per-game or per-match)"
+            )),
+        }
+    }
+}
 
 /// Split a command line into words: white space separates, `'…'` and `"…"` quote, `\` escapes
 /// the next character (outside single quotes).
@@ -89,12 +151,88 @@ enum Line {
     Eof,
 }
 
+/// The end of the engine's stderr, as far as it has been read.
+#[derive(Default)]
+struct TailState {
+    lines: VecDeque<String>,
+    /// The reader saw the end of stderr.
+    done: bool,
+}
+
+/// The end of the engine's stderr, shared with the thread that reads it.
+#[derive(Default)]
+struct StderrTail {
+    state: Mutex<TailState>,
+    changed: Condvar,
+}
+
+impl StderrTail {
+    fn push(&self, line: &[u8]) {
+        let line = String::from_utf8_lossy(line);
+        if let Ok(mut st) = self.state.lock() {
+            if st.lines.len() == STDERR_TAIL_LINES {
+                st.lines.pop_front();
+            }
+            st.lines.push_back(line.trim_end_matches('\r').to_string());
+        }
+    }
+
+    fn finish(&self) {
+        if let Ok(mut st) = self.state.lock() {
+            st.done = true;
+        }
+        self.changed.notify_all();
+    }
+
+    /// The kept lines, after waiting up to `wait` for the reader to reach the end of stderr
+    /// (once the engine has exited, its last words may still be in the pipe).
+    fn lines(&self, wait: Duration) -> Vec<String> {
+        let Ok(st) = self.state.lock() else {
+            return Vec::new();
+        };
+        let st = match self.changed.wait_timeout_while(st, wait, |st| !st.done) {
+            Ok((st, _)) => st,
+            Err(_) => return Vec::new(),
+        };
+        st.lines.iter().cloned().collect()
+    }
+}
+
+/// Read `r` (the engine's stderr) to its end, keeping its last lines in `tail`. Reads bytes,
+/// not text: a reader of text lines stops at bytes that are not UTF-8, and then the engine's
+/// next write to stderr either blocks once the pipe is full or, the pipe closed, kills it
+/// (SIGPIPE).
+fn drain_stderr(mut r: impl Read, tail: &StderrTail) {
+    let mut buf = [0u8; 8192];
+    let mut line = Vec::new();
+    loop {
+        let n = match r.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        };
+        for &b in &buf[..n] {
+            if b == b'\n' {
+                tail.push(&line);
+                line.clear();
+            } else if line.len() < STDERR_LINE_MAX {
+                line.push(b);
+            }
+        }
+    }
+    if !line.is_empty() {
+        tail.push(&line);
+    }
+    tail.finish();
+}
+
 /// A running engine process.
 struct Process {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<Line>,
-    stderr: Arc<Mutex<VecDeque<String>>>,
+    stderr: Arc<StderrTail>,
 }
 
 impl Process {
@@ -151,16 +289,43 @@ impl ExternalBot {
         self
     }
 
-    /// A factory of fresh external bots for the arena (each game starts its own process).
+    /// A factory of fresh external bots for the arena (each game starts its own process):
+    /// [`ExternalBot::factory_with`] and [`EngineProcess::PerGame`].
     pub fn factory(command_line: &str, limit: Duration) -> Result<BotFactory, String> {
+        ExternalBot::factory_with(command_line, limit, EngineProcess::PerGame)
+    }
+
+    /// A factory of external bots for the arena running `command_line` with answer limit
+    /// `limit`. [`EngineProcess::PerGame`]: every bot is new, and its process is stopped when
+    /// the bot is dropped at the end of its game. [`EngineProcess::PerMatch`]: a dropped bot goes
+    /// back, process and all, to a pool that the factory's later bots are taken from; the
+    /// processes are stopped when the factory and all its bots are gone (the arena: when the
+    /// match is over).
+    pub fn factory_with(
+        command_line: &str,
+        limit: Duration,
+        process: EngineProcess,
+    ) -> Result<BotFactory, String> {
         let line = command_line.to_string();
         ExternalBot::new(&line)?;
-        Ok(Arc::new(move || {
-            let bot = ExternalBot::new(&line)
+        let fresh = move || {
+            ExternalBot::new(&line)
                 .expect("checked above")
-                .with_time_limit(limit);
-            Box::new(bot) as Box<dyn Bot>
-        }))
+                .with_time_limit(limit)
+        };
+        Ok(match process {
+            EngineProcess::PerGame => Arc::new(move || Box::new(fresh()) as Box<dyn Bot>),
+            EngineProcess::PerMatch => {
+                let pool: Pool = Arc::default();
+                Arc::new(move || {
+                    let kept = pool.lock().ok().and_then(|mut p| p.pop());
+                    Box::new(PooledBot {
+                        bot: Some(kept.unwrap_or_else(&fresh)),
+                        pool: pool.clone(),
+                    }) as Box<dyn Bot>
+                })
+            }
+        })
     }
 
     /// The name the engine gave (`id name`), once started.
@@ -207,19 +372,9 @@ impl ExternalBot {
                 }
             }
         });
-        let tail = Arc::new(Mutex::new(VecDeque::new()));
+        let tail = Arc::new(StderrTail::default());
         let t = tail.clone();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines() {
-                let Ok(line) = line else { return };
-                if let Ok(mut q) = t.lock() {
-                    if q.len() == 5 {
-                        q.pop_front();
-                    }
-                    q.push_back(line);
-                }
-            }
-        });
+        std::thread::spawn(move || drain_stderr(stderr, &t));
         self.proc = Some(Process {
             child,
             stdin,
@@ -245,8 +400,19 @@ impl ExternalBot {
     }
 
     /// Read lines until one that is `prefix` or starts with `prefix` and a space; returns the
-    /// rest of that line. `id name` lines are noted; other lines are skipped.
+    /// rest of that line. An `error` line fails; `id name` lines are noted; other lines are
+    /// skipped.
     fn wait_for(&mut self, prefix: &str, limit: Duration) -> Result<String, String> {
+        self.wait_for_line(prefix, limit, true)
+    }
+
+    /// [`ExternalBot::wait_for`], failing at an `error` line only if `errors_fail`.
+    fn wait_for_line(
+        &mut self,
+        prefix: &str,
+        limit: Duration,
+        errors_fail: bool,
+    ) -> Result<String, String> {
         let deadline = Instant::now() + limit;
         loop {
             let p = self.proc.as_mut().ok_or("the engine is not running")?;
@@ -261,7 +427,9 @@ impl ExternalBot {
                         return Ok(rest.trim().to_string());
                     }
                     if let Some(why) = l.strip_prefix("error") {
-                        return Err(format!("the engine said error:{why}"));
+                        if errors_fail {
+                            return Err(format!("the engine said error:{why}"));
+                        }
                     }
                     if let Some(name) = l.strip_prefix("id name ") {
                         self.engine_name = Some(name.trim().to_string());
@@ -308,16 +476,14 @@ impl ExternalBot {
 /// ", exit status …; stderr: …" for an error message.
 fn exit_note(p: &mut Process) -> String {
     let mut s = String::new();
+    let mut wait = Duration::ZERO;
     if let Ok(Some(status)) = p.child.try_wait() {
         s += &format!(" (it exited with {status})");
+        wait = Duration::from_millis(200);
     }
-    if let Ok(q) = p.stderr.lock() {
-        if !q.is_empty() {
-            s += &format!(
-                "; its stderr ends: {}",
-                q.iter().cloned().collect::<Vec<_>>().join(" | ")
-            );
-        }
+    let lines = p.stderr.lines(wait);
+    if !lines.is_empty() {
+        s += &format!("; its stderr ends: {}", lines.join(" | "));
     }
     s
 }
@@ -339,12 +505,18 @@ impl Bot for ExternalBot {
         self.failed = None;
         self.topo = Some(Topology::get(rules.board, rules.middle_rail()));
         let r = (|| {
+            let limit = self.limit;
             if self.proc.is_none() {
                 self.start()?;
+            } else {
+                // A process kept from an earlier game: what it still had to say about that game
+                // (an `error` about its last observation, say) comes before this `readyok`, and
+                // is dropped as it would be had the process been stopped with its game.
+                self.send("isready")?;
+                self.wait_for_line("readyok", limit, false)?;
             }
             self.send(&newgame_line(rules, seat, seed))?;
             self.send("isready")?;
-            let limit = self.limit;
             self.wait_for("readyok", limit).map(|_| ())
         })();
         if let Err(e) = r {
@@ -400,9 +572,66 @@ impl Bot for ExternalBot {
     }
 }
 
+/// The external bots a per-match factory keeps between games.
+type Pool = Arc<Mutex<Vec<ExternalBot>>>;
+
+/// An [`ExternalBot`] lent by a per-match factory: given back to the pool, with its process,
+/// when dropped (the arena drops a game's bots when the game is over).
+struct PooledBot {
+    /// Always `Some` until dropped.
+    bot: Option<ExternalBot>,
+    pool: Pool,
+}
+
+impl PooledBot {
+    fn bot(&mut self) -> &mut ExternalBot {
+        self.bot.as_mut().expect("a pooled bot until dropped")
+    }
+}
+
+impl Drop for PooledBot {
+    fn drop(&mut self) {
+        if let (Some(bot), Ok(mut pool)) = (self.bot.take(), self.pool.lock()) {
+            pool.push(bot);
+        }
+    }
+}
+
+impl Bot for PooledBot {
+    fn name(&self) -> String {
+        self.bot.as_ref().map(|b| b.name()).unwrap_or_default()
+    }
+
+    fn new_game(&mut self, rules: &Rules, seat: Seat, seed: u64) {
+        self.bot().new_game(rules, seat, seed)
+    }
+
+    fn deploy(&mut self) -> Result<Deployment, BotError> {
+        self.bot().deploy()
+    }
+
+    fn observe(&mut self, events: &[Event], obs: &Observation) {
+        self.bot().observe(events, obs)
+    }
+
+    fn choose(&mut self, obs: &Observation, budget: Budget) -> Result<Action, BotError> {
+        self.bot().choose(obs, budget)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn engine_process_names() {
+        for p in [EngineProcess::PerGame, EngineProcess::PerMatch] {
+            assert_eq!(p.name().parse::<EngineProcess>(), Ok(p));
+            assert_eq!(p.to_string(), p.name());
+        }
+        assert_eq!(EngineProcess::default(), EngineProcess::PerGame);
+        assert!("per-move".parse::<EngineProcess>().is_err());
+    }
 
     #[test]
     fn command_lines_split() {
@@ -419,6 +648,28 @@ mod tests {
         assert!(split_command_line("a 'b").is_err());
         assert!(split_command_line("a \"b").is_err());
         assert!(split_command_line("a \\").is_err());
+    }
+
+    #[test]
+    fn stderr_is_read_to_its_end_whatever_it_holds() {
+        let mut input = b"one\n\xff\xfe not UTF-8\r\n".to_vec();
+        input.extend(std::iter::repeat_n(b'x', 100_000));
+        input.extend(b"\nthree\nfour\nfive\nsix without a newline");
+        let tail = StderrTail::default();
+        drain_stderr(&input[..], &tail);
+        let lines = tail.lines(Duration::ZERO);
+        assert_eq!(lines.len(), STDERR_TAIL_LINES);
+        assert_eq!(lines[0], "x".repeat(STDERR_LINE_MAX));
+        assert_eq!(
+            lines[1..],
+            ["three", "four", "five", "six without a newline"]
+        );
+        let tail = StderrTail::default();
+        drain_stderr(&b"\xff\xfe not UTF-8\r\nlast\n"[..], &tail);
+        assert_eq!(
+            tail.lines(Duration::ZERO),
+            ["\u{fffd}\u{fffd} not UTF-8", "last"]
+        );
     }
 
     #[test]

@@ -18,8 +18,9 @@ pub mod registry;
 pub mod search;
 
 pub use arena::{
-    first_bot_score, game_seed, play_game, play_game_watched, play_match_game, run_match,
-    BotFactory, GameResult, MatchConfig, MatchReport,
+    first_bot_score, game_seed, match_seats, match_winner, play_game, play_game_watched,
+    play_match_game, run_match, BotFactory, BotTotals, GameResult, MatchConfig, MatchGame,
+    MatchReport,
 };
 pub use bot::{Bot, BotError, Budget, RandomBot};
 pub use heuristic::HeuristicBot;

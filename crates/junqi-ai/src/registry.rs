@@ -83,6 +83,66 @@ pub fn bot_by_spec(spec: &str) -> Result<BotFactory, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use junqi_core::{BoardKind, Mode, Observer, Position, Rules};
+    use rand::SeedableRng;
+    use std::time::Duration;
+
+    /// What `docs/engine-protocol.md` ("Budgets") says our bots do with `go`'s budget: random
+    /// and heuristic ignore it; the search levels take the default budget, `iterations 1000`,
+    /// as "play at your own level" (their own node budget).
+    #[test]
+    fn budgets_mean_what_the_engine_protocol_doc_says() {
+        let rules = Rules::defaults(BoardKind::TwoPlayer, Mode::Dark).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
+        let pos = Position::random_start(rules, &mut rng);
+        let obs = pos.observe(Observer::Seat(pos.to_move()));
+        assert!(obs.legal_actions.len() > 5);
+        let pick = |f: &BotFactory, budget: Budget| {
+            let mut bot = f();
+            bot.new_game(&rules, pos.to_move(), 9);
+            bot.observe(&[], &obs);
+            bot.choose(&obs, budget).unwrap()
+        };
+        for name in ["random", "heuristic"] {
+            let f = bot_by_name(name).unwrap();
+            let first = pick(&f, Budget::Iterations(1));
+            for b in [
+                Budget::Iterations(1000),
+                Budget::Iterations(1_000_000),
+                Budget::Nodes(1),
+                Budget::Time(Duration::from_millis(1)),
+            ] {
+                assert_eq!(pick(&f, b), first, "{name} with {b:?}");
+            }
+        }
+        let search = bot_by_name("search").unwrap();
+        assert_eq!(Budget::default(), Budget::Iterations(1000));
+        assert_eq!(
+            pick(&search, Budget::Iterations(1000)),
+            pick(&search, SearchConfig::STANDARD.default_budget)
+        );
+        // With a level of one node, `iterations 1000` is that one node, while other iteration
+        // counts are sampled worlds, which do change the choice somewhere.
+        let tiny = bot_by_spec("search@nodes=1").unwrap();
+        let mut differs = false;
+        for seed in 0..6 {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let pos = Position::random_start(rules, &mut rng);
+            let obs = pos.observe(Observer::Seat(pos.to_move()));
+            let pick = |budget: Budget| {
+                let mut bot = tiny();
+                bot.new_game(&rules, pos.to_move(), 9);
+                bot.observe(&[], &obs);
+                bot.choose(&obs, budget).unwrap()
+            };
+            let one_node = pick(Budget::Nodes(1));
+            assert_eq!(pick(Budget::Iterations(1000)), one_node, "seed {seed}");
+            if !differs && pick(Budget::Iterations(4)) != one_node {
+                differs = true;
+            }
+        }
+        assert!(differs, "iterations 4 never changed the choice");
+    }
 
     #[test]
     fn specs_name_built_in_and_tuned_bots() {

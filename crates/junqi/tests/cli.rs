@@ -104,6 +104,69 @@ fn arena_json_has_the_statistics() {
     );
 }
 
+/// The field names in the first column of each table of the doc's section on the arena
+/// report: the top-level table first, then the `per_game` one.
+fn documented_report_fields() -> Vec<Vec<String>> {
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/engine-protocol.md"
+    ))
+    .unwrap();
+    let start = doc
+        .find("## The arena report")
+        .expect("the arena report section");
+    let section = &doc[start..];
+    let section = &section[..section[3..].find("\n## ").map_or(section.len(), |i| i + 3)];
+    let mut tables: Vec<Vec<String>> = Vec::new();
+    let mut in_table = false;
+    for line in section.lines() {
+        let Some(row) = line.strip_prefix('|') else {
+            in_table = false;
+            continue;
+        };
+        if !in_table {
+            tables.push(Vec::new());
+            in_table = true;
+        }
+        let first = row.split('|').next().unwrap();
+        let names = first.split('`').skip(1).step_by(2).map(str::to_string);
+        tables.last_mut().unwrap().extend(names);
+    }
+    tables
+}
+
+#[test]
+fn arena_json_fields_are_the_documented_ones() {
+    let tables = documented_report_fields();
+    assert_eq!(tables.len(), 2, "{tables:?}");
+    let v = arena_json(&[
+        "--bot",
+        "heuristic",
+        "--bot",
+        "random",
+        "--games",
+        "2",
+        "--seed",
+        "1",
+    ]);
+    let keys = |o: &Value| {
+        let mut k: Vec<String> = o.as_object().unwrap().keys().cloned().collect();
+        k.sort();
+        k
+    };
+    let sorted = |t: &[String]| {
+        let mut t = t.to_vec();
+        t.sort();
+        t
+    };
+    assert_eq!(keys(&v), sorted(&tables[0]), "top-level fields");
+    assert_eq!(
+        keys(&v["per_game"][0]),
+        sorted(&tables[1]),
+        "per_game fields"
+    );
+}
+
 #[test]
 fn arena_takes_a_tuned_search_bot() {
     // A small node budget keeps the games quick; the name in the report is the spec.
@@ -148,6 +211,24 @@ fn arena_plays_external_engines_and_reports_forfeits() {
     ]);
     assert_eq!(v["games"], 2);
     assert_eq!(v["forfeits"].as_array().unwrap().len(), 0, "{v}");
+    // Per game, who had which seats: the first bot takes seats 0 and 2 on even games.
+    let games = v["per_game"].as_array().unwrap();
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0]["seats"], serde_json::json!([[0, 2], [1, 3]]));
+    assert_eq!(games[1]["seats"], serde_json::json!([[1, 3], [0, 2]]));
+    assert_eq!(
+        games[1]["seat_bots"],
+        serde_json::json!(["random", engine, "random", engine])
+    );
+    for g in games {
+        match g["outcome"]["result"].as_str().unwrap() {
+            "win" => {
+                let seat = g["outcome"]["winners"][0].as_u64().unwrap() as usize;
+                assert_eq!(g["winner"], g["seat_bots"][seat], "{g}");
+            }
+            _ => assert!(g["winner"].is_null(), "{g}"),
+        }
+    }
     let v = arena_json(&[
         "--bot",
         "cmd:false",
@@ -168,6 +249,23 @@ fn arena_plays_external_engines_and_reports_forfeits() {
         "{v}"
     );
     assert_eq!(v["results"]["forfeit"], 2);
+    // Who forfeited, who won, and the totals of each bot.
+    assert!(f.iter().all(|x| x["bot"] == "cmd:false"), "{v}");
+    for g in v["per_game"].as_array().unwrap() {
+        assert_eq!(g["winner"], "random", "{g}");
+        assert_eq!(g["winner_index"], 1, "{g}");
+        assert_eq!(g["reason"], "forfeit", "{g}");
+        assert_eq!(g["forfeit"]["bot"], "cmd:false", "{g}");
+        let seat = g["forfeit"]["seat"].as_u64().unwrap() as usize;
+        assert_eq!(g["seat_bots"][seat], "cmd:false", "{g}");
+    }
+    assert_eq!(
+        v["per_bot"],
+        serde_json::json!([
+            {"bot": "cmd:false", "index": 0, "wins": 0, "draws": 0, "losses": 2, "score": 0.0},
+            {"bot": "random", "index": 1, "wins": 2, "draws": 0, "losses": 0, "score": 1.0},
+        ])
+    );
     // The text report says the same.
     let o = junqi(
         &[
@@ -186,6 +284,87 @@ fn arena_plays_external_engines_and_reports_forfeits() {
         text.contains("forfeit in game 0") && text.contains("Elo"),
         "{text}"
     );
+}
+
+/// `--engine-process per-match` keeps one process for the match; the default starts one per
+/// game. Counted by an engine that appends a line to a file when its process starts.
+#[test]
+fn arena_engine_process_per_match_or_per_game() {
+    let dir = std::env::temp_dir().join(format!("junqi-cli-per-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let count = dir.join("count");
+    let script = dir.join("engine");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho started >> '{}'\nexec '{BIN}' engine --bot random\n",
+            count.display()
+        ),
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let engine = format!("cmd:'{}'", script.display());
+    let run = |extra: &[&str]| {
+        let _ = std::fs::remove_file(&count);
+        let mut args = vec![
+            "--bot",
+            &engine,
+            "--bot",
+            "random",
+            "--games",
+            "4",
+            "--seed",
+            "4",
+            "--threads",
+            "1",
+            "--budget",
+            "iterations:5",
+        ];
+        args.extend_from_slice(extra);
+        let v = arena_json(&args);
+        assert_eq!(v["forfeits"].as_array().unwrap().len(), 0, "{v}");
+        let started = std::fs::read_to_string(&count).map_or(0, |s| s.lines().count());
+        (started, v)
+    };
+    let (kept, v) = run(&["--engine-process", "per-match"]);
+    assert_eq!(kept, 1, "{v}");
+    assert_eq!(v["engine_process"], "per-match");
+    let (fresh, w) = run(&[]);
+    assert_eq!(fresh, 4, "{w}");
+    assert_eq!(w["engine_process"], "per-game");
+    let (fresh, _) = run(&["--engine-process", "per-game"]);
+    assert_eq!(fresh, 4);
+    assert_eq!(
+        (&v["wins"], &v["draws"], &v["avg_plies"]),
+        (&w["wins"], &w["draws"], &w["avg_plies"])
+    );
+    let o = junqi(
+        &[
+            "arena",
+            "--bot",
+            "random",
+            "--bot",
+            "random",
+            "--engine-process",
+            "sometimes",
+        ],
+        "",
+    );
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("per-match"),
+        "the error lists the values"
+    );
+    let help = stdout(&junqi(&["arena", "--help"], ""));
+    assert!(
+        help.contains("--engine-process") && help.contains("per-match") && help.contains("default"),
+        "{help}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

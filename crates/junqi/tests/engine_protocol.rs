@@ -2,7 +2,7 @@
 //! same answers, `junqi engine` plays arena games through `ExternalBot` without forfeits, and a
 //! broken engine's games are forfeited with the reason reported.
 
-use junqi_ai::external::ExternalBot;
+use junqi_ai::external::{EngineProcess, ExternalBot};
 use junqi_ai::{bot_by_name, run_match, Budget, MatchConfig};
 use junqi_core::{position_from_json, BoardKind, Mode, Observer, Rules};
 use serde_json::json;
@@ -152,10 +152,142 @@ fn script_engine(dir: &std::path::Path, name: &str, on_go: &str) -> String {
     format!("'{}'", path.display())
 }
 
+/// An engine that is `junqi engine --bot random` but first appends a line to `count` each time
+/// its process starts: the number of lines is the number of processes started.
+fn counting_engine(dir: &std::path::Path, count: &std::path::Path) -> String {
+    let path = dir.join("counting");
+    let script = format!(
+        "#!/bin/sh\necho started >> '{}'\nexec '{BIN}' engine --bot random\n",
+        count.display()
+    );
+    std::fs::write(&path, script).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    format!("'{}'", path.display())
+}
+
+fn processes_started(count: &std::path::Path) -> usize {
+    std::fs::read_to_string(count).map_or(0, |s| s.lines().count())
+}
+
 fn temp_dir(tag: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("junqi-test-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
     d
+}
+
+/// An engine that writes bytes that are not UTF-8 and then far more than a pipe holds to its
+/// stderr must neither block nor die of SIGPIPE (stderr is read to its end, as bytes), and its
+/// last stderr line is quoted in the forfeit.
+#[test]
+fn a_chatty_engine_stderr_neither_blocks_nor_kills_it() {
+    let dir = temp_dir("chatty");
+    let rules = Rules::defaults(BoardKind::TwoPlayer, Mode::Dark).unwrap();
+    let on_go = "printf '\\377\\376 not UTF-8\\n' >&2; \
+                 head -c 300000 /dev/zero | tr '\\0' x >&2; \
+                 printf '\\nstderr-tail-marker\\n' >&2; exit 3";
+    let cmd = script_engine(&dir, "chatty", on_go);
+    let ext = ExternalBot::factory(&cmd, Duration::from_secs(5)).unwrap();
+    let cfg = MatchConfig {
+        rules,
+        games: 2,
+        seed: 1,
+        budget: Budget::Iterations(10),
+        threads: 2,
+    };
+    let r = run_match(cfg, ext, bot_by_name("random").unwrap());
+    assert_eq!(r.forfeits.len(), 2, "{:?}", r.forfeits);
+    for (_, _, w) in &r.forfeits {
+        assert!(
+            w.contains("stopped before answering bestmove") && w.contains("stderr-tail-marker"),
+            "{w:?}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn per_match_keeps_the_engine_processes_for_the_match() {
+    let dir = temp_dir("per-match");
+    let count = dir.join("count");
+    let engine = counting_engine(&dir, &count);
+    let random = bot_by_name("random").unwrap();
+    let play = |board, process, games, threads| {
+        let _ = std::fs::remove_file(&count);
+        let ext = ExternalBot::factory_with(&engine, Duration::from_secs(20), process).unwrap();
+        let cfg = MatchConfig {
+            rules: Rules::defaults(board, Mode::Dark).unwrap(),
+            games,
+            seed: 7,
+            budget: Budget::Iterations(10),
+            threads,
+        };
+        let r = run_match(cfg, ext, random.clone());
+        // The run_match above has dropped the factory: every process has been stopped.
+        assert!(r.forfeits.is_empty(), "{process:?}: {:?}", r.forfeits);
+        assert_eq!(r.games, games);
+        let results: Vec<_> = r
+            .per_game
+            .iter()
+            .map(|g| (g.score, g.result.plies, g.result.outcome))
+            .collect();
+        (processes_started(&count), results)
+    };
+    // One thread, two-player: one process for all four games, against one per game.
+    let (kept, kept_results) = play(BoardKind::TwoPlayer, EngineProcess::PerMatch, 4, 1);
+    let (fresh, fresh_results) = play(BoardKind::TwoPlayer, EngineProcess::PerGame, 4, 1);
+    assert_eq!((kept, fresh), (1, 4));
+    // `newgame` starts each game afresh: the same games either way.
+    assert_eq!(kept_results, fresh_results);
+    // Four-player: the engine plays two seats of every game, one process each.
+    let (kept, _) = play(BoardKind::FourPlayer, EngineProcess::PerMatch, 4, 1);
+    assert_eq!(kept, 2);
+    // Two threads: at most one process per seat played at a time, whatever the scheduling.
+    let (kept, kept_results) = play(BoardKind::TwoPlayer, EngineProcess::PerMatch, 6, 2);
+    assert!((1..=2).contains(&kept), "{kept} processes");
+    let (_, fresh_results) = play(BoardKind::TwoPlayer, EngineProcess::PerGame, 6, 2);
+    assert_eq!(kept_results, fresh_results);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A kept process may still owe an answer about its last game: here every `gameover` reaches
+/// `junqi engine` as `gameover null`, which it answers with `error`. That error belongs to a game
+/// already over; the next game must not be forfeited for it.
+#[test]
+fn per_match_drops_what_the_engine_says_late_about_the_last_game() {
+    let dir = temp_dir("late-error");
+    let path = dir.join("late");
+    std::fs::write(
+        &path,
+        format!(
+            "#!/bin/sh\nsed -u 's/^gameover .*/gameover null/' | '{BIN}' engine --bot random\n"
+        ),
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let ext = ExternalBot::factory_with(
+        &format!("'{}'", path.display()),
+        Duration::from_secs(20),
+        EngineProcess::PerMatch,
+    )
+    .unwrap();
+    let cfg = MatchConfig {
+        rules: Rules::defaults(BoardKind::TwoPlayer, Mode::Dark).unwrap(),
+        games: 4,
+        seed: 3,
+        budget: Budget::Iterations(10),
+        threads: 1,
+    };
+    let r = run_match(cfg, ext, bot_by_name("random").unwrap());
+    assert!(r.forfeits.is_empty(), "{:?}", r.forfeits);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -182,8 +314,11 @@ fn broken_engines_forfeit_with_their_reason() {
         ),
         ("false".to_string(), "the engine stopped"),
     ];
-    for (cmd, why) in cases {
-        let ext = ExternalBot::factory(&cmd, Duration::from_millis(700)).unwrap();
+    for ((cmd, why), process) in cases
+        .iter()
+        .flat_map(|c| [(c, EngineProcess::PerGame), (c, EngineProcess::PerMatch)])
+    {
+        let ext = ExternalBot::factory_with(cmd, Duration::from_millis(700), process).unwrap();
         let cfg = MatchConfig {
             rules,
             games: 2,
@@ -192,13 +327,16 @@ fn broken_engines_forfeit_with_their_reason() {
             threads: 2,
         };
         let r = run_match(cfg, ext, random.clone());
-        assert_eq!(r.forfeits.len(), 2, "{cmd}: {:?}", r.forfeits);
-        assert_eq!(r.losses, 2, "{cmd}");
+        assert_eq!(r.forfeits.len(), 2, "{cmd} {process}: {:?}", r.forfeits);
+        assert_eq!(r.losses, 2, "{cmd} {process}");
         assert_eq!(r.reasons.get("forfeit"), Some(&2));
         for (_, _, w) in &r.forfeits {
-            assert!(w.contains(why), "{cmd}: {w:?} does not say {why:?}");
+            assert!(
+                w.contains(why),
+                "{cmd} {process}: {w:?} does not say {why:?}"
+            );
         }
-        assert!(r.to_text().contains(why));
+        assert!(r.to_text().contains(*why));
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

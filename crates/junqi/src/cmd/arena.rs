@@ -4,7 +4,7 @@
 use super::rules_args::RulesArgs;
 use anyhow::{anyhow, bail, Result};
 use junqi_ai::engine::parse_budget;
-use junqi_ai::external::ExternalBot;
+use junqi_ai::external::{EngineProcess, ExternalBot};
 use junqi_ai::{bot_by_spec, bot_names, run_match, BotFactory, MatchConfig};
 use std::time::Duration;
 
@@ -32,16 +32,47 @@ pub struct Args {
     /// Limit in milliseconds on each answer of an external engine (a movetime budget adds to it).
     #[arg(long, default_value_t = 10_000)]
     time_limit_ms: u64,
+    /// How external engines (cmd:) are started.
+    ///
+    /// per-game (the default): a fresh process for every game and seat, stopped when its game
+    /// ends. Nothing an engine remembers can carry over from one game to the next, so the match
+    /// is reproducible from --seed whatever the engine and --threads; a process start costs a
+    /// few milliseconds for a native engine, little beside a game. per-match: the processes are
+    /// kept for the whole match, and each is sent newgame for every game it plays (newgame
+    /// abandons any game in progress); one per seat played at a time, so with --threads 1 one
+    /// process (four-player: two), with T threads at most T times that. For engines that are
+    /// slow to start; the engine must forget the last game at newgame.
+    #[arg(long, value_enum, default_value_t = EngineProcessArg::PerGame)]
+    engine_process: EngineProcessArg,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
 }
 
+/// `--engine-process`: the command-line face of [`EngineProcess`].
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineProcessArg {
+    /// A fresh process for every game and seat.
+    PerGame,
+    /// Processes kept for the whole match (newgame for each game).
+    PerMatch,
+}
+
+impl From<EngineProcessArg> for EngineProcess {
+    fn from(a: EngineProcessArg) -> EngineProcess {
+        match a {
+            EngineProcessArg::PerGame => EngineProcess::PerGame,
+            EngineProcessArg::PerMatch => EngineProcess::PerMatch,
+        }
+    }
+}
+
 /// A bot factory from a name, a tuned search bot (`search@depth=3,nodes=300000`) or
-/// `cmd:<command line>`.
-pub fn bot_factory(spec: &str, time_limit: Duration) -> Result<BotFactory> {
+/// `cmd:<command line>` (whose processes are started as `process` says).
+pub fn bot_factory(spec: &str, time_limit: Duration, process: EngineProcess) -> Result<BotFactory> {
     if let Some(cmd) = spec.strip_prefix("cmd:") {
-        return ExternalBot::factory(cmd, time_limit).map_err(|e| anyhow!("--bot {spec:?}: {e}"));
+        return ExternalBot::factory_with(cmd, time_limit, process)
+            .map_err(|e| anyhow!("--bot {spec:?}: {e}"));
     }
     bot_by_spec(spec).map_err(|e| {
         anyhow!(
@@ -69,8 +100,9 @@ pub fn run(a: Args) -> Result<()> {
     let rules = a.rules.rules()?;
     let budget = parse_budget(&a.budget).map_err(|e| anyhow!("--budget: {e}"))?;
     let limit = Duration::from_millis(a.time_limit_ms);
-    let first = bot_factory(&a.bots[0], limit)?;
-    let second = bot_factory(&a.bots[1], limit)?;
+    let process = EngineProcess::from(a.engine_process);
+    let first = bot_factory(&a.bots[0], limit, process)?;
+    let second = bot_factory(&a.bots[1], limit, process)?;
     let cfg = MatchConfig {
         rules,
         games: a.games,
@@ -84,6 +116,7 @@ pub fn run(a: Args) -> Result<()> {
         v["board"] = rules.board.name().into();
         v["mode"] = rules.mode.name().into();
         v["seed"] = a.seed.into();
+        v["engine_process"] = process.name().into();
         println!("{v}");
     } else {
         println!(

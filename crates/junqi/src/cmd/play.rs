@@ -9,6 +9,7 @@ use super::arena::bot_factory;
 use super::rules_args::RulesArgs;
 use anyhow::{anyhow, bail, Result};
 use junqi_ai::engine::parse_budget;
+use junqi_ai::external::EngineProcess;
 use junqi_ai::{Bot, BotError, Budget};
 use junqi_core::notation::{action_from_text, action_to_text, parse_square};
 use junqi_core::{
@@ -653,7 +654,8 @@ pub fn play(a: Args, input: impl BufRead, out: &mut dyn Write) -> Result<()> {
         );
     }
     let budget = parse_budget(&a.budget).map_err(|e| anyhow!("--budget: {e}"))?;
-    let factory = bot_factory(&a.bot, Duration::from_secs(30))?;
+    // One game: an external engine's process lives as long as it.
+    let factory = bot_factory(&a.bot, Duration::from_secs(30), EngineProcess::PerGame)?;
     let seed = a.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
