@@ -442,7 +442,8 @@ async fn replay(State(app): State<Arc<App>>, Path(id): Path<String>) -> Reply {
     let mut steps = Vec::with_capacity(record.entries.len());
     for (i, e) in record.entries.iter().enumerate() {
         let mut events = Vec::new();
-        e.apply(&mut pos, &mut events).map_err(|x| err(500, x.0))?;
+        e.apply(&mut pos, &mut events)
+            .map_err(|x| err(500, x.to_string()))?;
         steps.push(json!({
             "v": i + 1, "entry": e.to_text(topo),
             "events": events.iter().map(|x| event_to_json(topo, x)).collect::<Vec<_>>(),

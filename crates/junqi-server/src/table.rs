@@ -940,7 +940,7 @@ impl Table {
         let Some(game) = self.game.as_mut() else {
             return Err("the game has not started".into());
         };
-        let events = game.apply(entry).map_err(|e| e.0)?;
+        let events = game.apply(entry).map_err(|e| e.to_string())?;
         let topo = game.record().topology();
         let entry_text = entry.to_text(topo);
         let v = game.record().entries.len() as u64;
@@ -1416,8 +1416,9 @@ impl Table {
                         "deployment is not open (it comes after the start and before play)".into(),
                     );
                 }
-                let d = Deployment::from_text(&layout).map_err(|e| e.0)?;
-                d.validate(self.config.rules.board, seat).map_err(|e| e.0)?;
+                let d = Deployment::from_text(&layout).map_err(|e| e.to_string())?;
+                d.validate(self.config.rules.board, seat)
+                    .map_err(|e| e.to_string())?;
                 self.seats[seat as usize].layout = Some(d);
                 self.save_seats().await?;
                 self.broadcast(text(json!({"type": "deployed", "seat": seat})));
@@ -1605,7 +1606,7 @@ async fn load_row(app: &Arc<App>, row: &sqlx::any::AnyRow) -> Option<TableHandle
             for r in &entries {
                 let text_entry = col_str(r, 1);
                 let applied = Entry::from_text(topo, &text_entry)
-                    .and_then(|e| game.apply(e).map(|ev| (e, ev)).map_err(|x| x.0));
+                    .and_then(|e| game.apply(e).map(|ev| (e, ev)).map_err(|x| x.to_string()));
                 match applied {
                     Ok((e, events)) => {
                         let evs: Vec<Value> = events
