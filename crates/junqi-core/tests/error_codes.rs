@@ -91,9 +91,7 @@ fn a_seat_of_a_start_keeps_its_layout_code_and_adds_the_seat() {
         json!({"square": "d8", "role": "brigadier", "seat": 1}),
         "seat 1: d8 is a camp and must start empty, but holds a brigadier",
     );
-    let e = Game::new_from_deployments(rules, &[bad, layout(LAYOUT)], 0)
-        .err()
-        .expect("refused");
+    let e = Game::new_from_deployments(rules, &[bad, layout(LAYOUT)], 0).expect_err("refused");
     assert_eq!(
         e,
         DeploymentError::OfSeat {
