@@ -337,7 +337,8 @@ pub enum SetupError {
         /// The seat whose flag it is.
         flag_of: Seat,
     },
-    /// One piece carries two flags.
+    /// One piece carries two flags. Kept for completeness: [`Position::from_setup`] refuses two
+    /// pieces on one square before it looks at carried flags, so it never gives this one.
     #[error("the piece on {square} carries two flags")]
     CarriesTwoFlags {
         /// The carrier's square.
