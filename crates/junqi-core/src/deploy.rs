@@ -2,6 +2,7 @@
 //! square or piece at fault, a seeded random generator, the text form of a layout, and the
 //! starting positions of every mode (deployments, or the flip deal).
 
+use crate::json::object;
 use crate::options::Rules;
 use crate::position::{Cell, Piece, Position};
 use crate::role::Role;
@@ -9,6 +10,7 @@ use crate::topology::{is_local_camp, Topology};
 use crate::types::{BoardKind, Seat};
 use rand::seq::SliceRandom;
 use rand::Rng;
+use serde_json::{json, Map, Value};
 use std::fmt;
 
 /// One seat's layout in local coordinates: `cells[row][col]`, row 0 the front row, row 5 the HQ
@@ -19,10 +21,186 @@ pub struct Deployment {
     pub cells: [[Option<Role>; 5]; 6],
 }
 
-/// Why a deployment is not legal. The message names the offending square or piece.
+/// Why a deployment is not legal. The message names the offending square or piece; squares are
+/// held by their names on the board (e.g. `b1`). [`DeploymentError::code`] and
+/// [`DeploymentError::args`] give the reason in a form clients can translate (the table
+/// "Error codes" of `docs/formats.md`).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct DeploymentError(pub String);
+pub enum DeploymentError {
+    /// The seat is not a seat of the board.
+    #[error("seat {seat} does not exist on the {board} board")]
+    NoSuchSeat {
+        /// The seat asked for.
+        seat: Seat,
+        /// The board.
+        board: BoardKind,
+    },
+    /// A camp holds a piece (camps start empty).
+    #[error("{square} is a camp and must start empty, but holds a {role}")]
+    CampNotEmpty {
+        /// The camp.
+        square: String,
+        /// The piece it holds.
+        role: Role,
+    },
+    /// A non-camp square is empty.
+    #[error("{square} is empty: all 25 non-camp squares need a piece")]
+    SquareEmpty {
+        /// The empty square.
+        square: String,
+    },
+    /// The flag stands outside the two headquarters.
+    #[error("the flag on {square} must stand in a headquarters ({} or {})", .hqs[0], .hqs[1])]
+    FlagNotInHeadquarters {
+        /// Where the flag stands.
+        square: String,
+        /// The seat's two headquarters.
+        hqs: [String; 2],
+    },
+    /// A landmine stands before the last two rows.
+    #[error("the landmine on {square} must stand in the last two rows")]
+    LandmineNotInLastRows {
+        /// Where the landmine stands.
+        square: String,
+    },
+    /// A bomb stands in the front row.
+    #[error("the bomb on {square} may not stand in the front row")]
+    BombInFrontRow {
+        /// Where the bomb stands.
+        square: String,
+    },
+    /// The layout has the wrong number of pieces of a role (the first such role).
+    #[error("a deployment needs {want} {role} ({}), this one has {have}", .role.chinese())]
+    WrongCount {
+        /// The role.
+        role: Role,
+        /// How many a deployment has.
+        want: u8,
+        /// How many this one has.
+        have: u8,
+    },
+    /// The text form does not have 6 rows.
+    #[error("a deployment has 6 rows separated by '/', got {got}")]
+    WrongRowCount {
+        /// The number of rows found.
+        got: usize,
+    },
+    /// A row of the text form does not have 5 squares.
+    #[error("row {row} of the deployment must have 5 squares, got {text:?}")]
+    WrongRowLength {
+        /// The row (0 the front row).
+        row: usize,
+        /// The row as written.
+        text: String,
+    },
+    /// A character of the text form is no role code.
+    #[error(
+        "unknown piece code {code:?} in row {row}, column {column} (codes: 9…1, B, L, F, '.')"
+    )]
+    UnknownPieceCode {
+        /// The character.
+        code: char,
+        /// Its row (0 the front row).
+        row: usize,
+        /// Its column (0 the seat's left).
+        column: usize,
+    },
+    /// Deployments were given for flip play.
+    #[error("flip play has no deployment: use Position::deal")]
+    FlipHasNoDeployment,
+    /// Flip play was asked to deal for rules that are not flip play.
+    #[error("only flip play is dealt")]
+    DealNeedsFlip,
+    /// Not one deployment per seat.
+    #[error("the {board} board needs {} deployments, got {got}", .board.seats())]
+    WrongDeploymentCount {
+        /// The board.
+        board: BoardKind,
+        /// The number of deployments given.
+        got: usize,
+    },
+    /// The seat to move first does not exist.
+    #[error("seat {seat} cannot move first: no such seat")]
+    NoSuchFirstSeat {
+        /// The seat given.
+        seat: Seat,
+    },
+    /// One seat's deployment is not legal. Its code and args are the inner error's, with `seat`
+    /// added.
+    #[error("seat {seat}: {error}")]
+    OfSeat {
+        /// The seat whose deployment is at fault.
+        seat: Seat,
+        /// What is wrong with it.
+        error: Box<DeploymentError>,
+    },
+}
+
+impl DeploymentError {
+    /// The stable code of the reason, e.g. `deploy.camp_not_empty` (for [`OfSeat`], the inner
+    /// error's code).
+    ///
+    /// [`OfSeat`]: DeploymentError::OfSeat
+    pub fn code(&self) -> &'static str {
+        match self {
+            DeploymentError::NoSuchSeat { .. } => "deploy.no_such_seat",
+            DeploymentError::CampNotEmpty { .. } => "deploy.camp_not_empty",
+            DeploymentError::SquareEmpty { .. } => "deploy.square_empty",
+            DeploymentError::FlagNotInHeadquarters { .. } => "deploy.flag_not_in_headquarters",
+            DeploymentError::LandmineNotInLastRows { .. } => "deploy.landmine_not_in_last_rows",
+            DeploymentError::BombInFrontRow { .. } => "deploy.bomb_in_front_row",
+            DeploymentError::WrongCount { .. } => "deploy.wrong_count",
+            DeploymentError::WrongRowCount { .. } => "deploy.wrong_row_count",
+            DeploymentError::WrongRowLength { .. } => "deploy.wrong_row_length",
+            DeploymentError::UnknownPieceCode { .. } => "deploy.unknown_piece_code",
+            DeploymentError::FlipHasNoDeployment => "deploy.flip_has_no_deployment",
+            DeploymentError::DealNeedsFlip => "deploy.deal_needs_flip",
+            DeploymentError::WrongDeploymentCount { .. } => "deploy.wrong_deployment_count",
+            DeploymentError::NoSuchFirstSeat { .. } => "deploy.no_such_first_seat",
+            DeploymentError::OfSeat { error, .. } => error.code(),
+        }
+    }
+
+    /// The data of the reason as JSON: squares by name, roles by their interchange name
+    /// ([`Role::name`]), boards by name, seats and counts as numbers. [`OfSeat`] gives the inner
+    /// error's args with `seat` added.
+    ///
+    /// [`OfSeat`]: DeploymentError::OfSeat
+    pub fn args(&self) -> Map<String, Value> {
+        object(match self {
+            DeploymentError::NoSuchSeat { seat, board } => {
+                json!({"seat": seat, "board": board.name()})
+            }
+            DeploymentError::CampNotEmpty { square, role } => {
+                json!({"square": square, "role": role.name()})
+            }
+            DeploymentError::SquareEmpty { square }
+            | DeploymentError::LandmineNotInLastRows { square }
+            | DeploymentError::BombInFrontRow { square } => json!({"square": square}),
+            DeploymentError::FlagNotInHeadquarters { square, hqs } => {
+                json!({"square": square, "hqs": hqs})
+            }
+            DeploymentError::WrongCount { role, want, have } => {
+                json!({"role": role.name(), "want": want, "have": have})
+            }
+            DeploymentError::WrongRowCount { got } => json!({"got": got}),
+            DeploymentError::WrongRowLength { row, text } => json!({"row": row, "text": text}),
+            DeploymentError::UnknownPieceCode { code, row, column } => {
+                json!({"code": code.to_string(), "row": row, "column": column})
+            }
+            DeploymentError::FlipHasNoDeployment | DeploymentError::DealNeedsFlip => json!({}),
+            DeploymentError::WrongDeploymentCount { board, got } => {
+                json!({"board": board.name(), "want": board.seats(), "got": got})
+            }
+            DeploymentError::NoSuchFirstSeat { seat } => json!({"seat": seat}),
+            DeploymentError::OfSeat { seat, error } => {
+                let mut m = error.args();
+                m.insert("seat".into(), json!(seat));
+                return m;
+            }
+        })
+    }
+}
 
 /// Local rows where landmines may stand.
 pub const LANDMINE_ROWS: [u8; 2] = [4, 5];
@@ -34,9 +212,7 @@ impl Deployment {
     pub fn validate(&self, board: BoardKind, seat: Seat) -> Result<(), DeploymentError> {
         let topo = Topology::get(board, true);
         if seat as usize >= board.seats() {
-            return Err(DeploymentError(format!(
-                "seat {seat} does not exist on the {board} board"
-            )));
+            return Err(DeploymentError::NoSuchSeat { seat, board });
         }
         let name = |r: u8, c: u8| topo.name(topo.local(seat, r, c)).to_string();
         let mut counts = [0u8; 12];
@@ -45,40 +221,29 @@ impl Deployment {
                 let cell = self.cells[r as usize][c as usize];
                 if is_local_camp(r, c) {
                     if let Some(role) = cell {
-                        return Err(DeploymentError(format!(
-                            "{} is a camp and must start empty, but holds a {role}",
-                            name(r, c)
-                        )));
+                        return Err(DeploymentError::CampNotEmpty {
+                            square: name(r, c),
+                            role,
+                        });
                     }
                     continue;
                 }
                 let Some(role) = cell else {
-                    return Err(DeploymentError(format!(
-                        "{} is empty: all 25 non-camp squares need a piece",
-                        name(r, c)
-                    )));
+                    return Err(DeploymentError::SquareEmpty { square: name(r, c) });
                 };
                 counts[role as usize] += 1;
                 match role {
                     Role::Flag if !(r == 5 && (c == 1 || c == 3)) => {
-                        return Err(DeploymentError(format!(
-                            "the flag on {} must stand in a headquarters ({} or {})",
-                            name(r, c),
-                            name(5, 1),
-                            name(5, 3)
-                        )))
+                        return Err(DeploymentError::FlagNotInHeadquarters {
+                            square: name(r, c),
+                            hqs: [name(5, 1), name(5, 3)],
+                        })
                     }
                     Role::Landmine if r < 4 => {
-                        return Err(DeploymentError(format!(
-                            "the landmine on {} must stand in the last two rows",
-                            name(r, c)
-                        )))
+                        return Err(DeploymentError::LandmineNotInLastRows { square: name(r, c) })
                     }
                     Role::Bomb if r == 0 => {
-                        return Err(DeploymentError(format!(
-                            "the bomb on {} may not stand in the front row",
-                            name(r, c)
-                        )))
+                        return Err(DeploymentError::BombInFrontRow { square: name(r, c) })
                     }
                     _ => {}
                 }
@@ -87,10 +252,7 @@ impl Deployment {
         for role in Role::ALL {
             let (have, want) = (counts[role as usize], role.count());
             if have != want {
-                return Err(DeploymentError(format!(
-                    "a deployment needs {want} {role} ({}), this one has {have}",
-                    role.chinese()
-                )));
+                return Err(DeploymentError::WrongCount { role, want, have });
             }
         }
         Ok(())
@@ -136,27 +298,28 @@ impl Deployment {
     pub fn from_text(s: &str) -> Result<Deployment, DeploymentError> {
         let rows: Vec<&str> = s.trim().split('/').collect();
         if rows.len() != 6 {
-            return Err(DeploymentError(format!(
-                "a deployment has 6 rows separated by '/', got {}",
-                rows.len()
-            )));
+            return Err(DeploymentError::WrongRowCount { got: rows.len() });
         }
         let mut cells = [[None; 5]; 6];
         for (r, row) in rows.iter().enumerate() {
             let chars: Vec<char> = row.chars().collect();
             if chars.len() != 5 {
-                return Err(DeploymentError(format!(
-                    "row {r} of the deployment must have 5 squares, got {:?}",
-                    row
-                )));
+                return Err(DeploymentError::WrongRowLength {
+                    row: r,
+                    text: row.to_string(),
+                });
             }
             for (c, &ch) in chars.iter().enumerate() {
                 cells[r][c] = if ch == '.' {
                     None
                 } else {
-                    Some(Role::from_code(ch).ok_or_else(|| {
-                        DeploymentError(format!("unknown piece code {ch:?} in row {r}, column {c} (codes: 9…1, B, L, F, '.')"))
-                    })?)
+                    Some(
+                        Role::from_code(ch).ok_or(DeploymentError::UnknownPieceCode {
+                            code: ch,
+                            row: r,
+                            column: c,
+                        })?,
+                    )
                 };
             }
         }
@@ -187,26 +350,24 @@ impl Position {
         first: Seat,
     ) -> Result<Position, DeploymentError> {
         if rules.is_flip() {
-            return Err(DeploymentError(
-                "flip play has no deployment: use Position::deal".into(),
-            ));
+            return Err(DeploymentError::FlipHasNoDeployment);
         }
         let seats = rules.seats();
         if deployments.len() != seats {
-            return Err(DeploymentError(format!(
-                "the {} board needs {seats} deployments, got {}",
-                rules.board,
-                deployments.len()
-            )));
+            return Err(DeploymentError::WrongDeploymentCount {
+                board: rules.board,
+                got: deployments.len(),
+            });
         }
         if first as usize >= seats {
-            return Err(DeploymentError(format!(
-                "seat {first} cannot move first: no such seat"
-            )));
+            return Err(DeploymentError::NoSuchFirstSeat { seat: first });
         }
         for (seat, d) in deployments.iter().enumerate() {
             d.validate(rules.board, seat as Seat)
-                .map_err(|e| DeploymentError(format!("seat {seat}: {e}")))?;
+                .map_err(|e| DeploymentError::OfSeat {
+                    seat: seat as Seat,
+                    error: Box::new(e),
+                })?;
         }
         let mut pos = Position::empty(rules);
         let topo = pos.topo;
@@ -242,12 +403,10 @@ impl Position {
         rng: &mut impl Rng,
     ) -> Result<Position, DeploymentError> {
         if !rules.is_flip() {
-            return Err(DeploymentError("only flip play is dealt".into()));
+            return Err(DeploymentError::DealNeedsFlip);
         }
         if first > 1 {
-            return Err(DeploymentError(format!(
-                "seat {first} cannot move first: no such seat"
-            )));
+            return Err(DeploymentError::NoSuchFirstSeat { seat: first });
         }
         let mut pos = Position::empty(rules);
         let topo = pos.topo;
@@ -322,25 +481,35 @@ mod tests {
         let front = d.cells[0][0];
         d.cells[0][0] = Some(Role::Landmine);
         d.cells[mr][mc] = front;
-        let e = d.validate(BoardKind::TwoPlayer, 0).unwrap_err().0;
-        assert!(e.contains("landmine on a6"), "{e}");
-        let e = d.validate(BoardKind::FourPlayer, 1).unwrap_err().0;
-        assert!(e.contains("landmine on l7"), "{e}");
+        let e = d.validate(BoardKind::TwoPlayer, 0).unwrap_err();
+        assert_eq!(
+            e,
+            DeploymentError::LandmineNotInLastRows {
+                square: "a6".into()
+            }
+        );
+        assert!(e.to_string().contains("landmine on a6"), "{e}");
+        let e = d.validate(BoardKind::FourPlayer, 1).unwrap_err();
+        assert!(e.to_string().contains("landmine on l7"), "{e}");
         let mut d = Deployment::random(&mut rng);
         d.cells[1][1] = Some(Role::Engineer);
-        assert!(d
-            .validate(BoardKind::TwoPlayer, 1)
-            .unwrap_err()
-            .0
-            .contains("d8 is a camp"));
+        let e = d.validate(BoardKind::TwoPlayer, 1).unwrap_err();
+        assert_eq!(
+            e,
+            DeploymentError::CampNotEmpty {
+                square: "d8".into(),
+                role: Role::Engineer
+            }
+        );
+        assert!(e.to_string().contains("d8 is a camp"), "{e}");
         let mut d = Deployment::random(&mut rng);
         let flag = (0..6)
             .flat_map(|r| (0..5).map(move |c| (r, c)))
             .find(|&(r, c)| d.cells[r][c] == Some(Role::Flag))
             .unwrap();
         d.cells[flag.0][flag.1] = Some(Role::Engineer);
-        let e = d.validate(BoardKind::TwoPlayer, 0).unwrap_err().0;
-        assert!(e.contains("needs 3 engineer"), "{e}");
+        let e = d.validate(BoardKind::TwoPlayer, 0).unwrap_err();
+        assert!(e.to_string().contains("needs 3 engineer"), "{e}");
     }
 
     #[test]

@@ -31,6 +31,14 @@ pub const POSITION_FIELDS: [&str; 11] = [
 
 const PIECE_FIELDS: [&str; 5] = ["at", "seat", "role", "face_down", "carrying_flag_of"];
 
+/// The map of a JSON object built with `json!({...})` (the args of the core's errors).
+pub(crate) fn object(v: Value) -> Map<String, Value> {
+    match v {
+        Value::Object(m) => m,
+        other => unreachable!("not a JSON object: {other}"),
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Reading helpers, shared with the record format.
 
@@ -288,7 +296,7 @@ pub fn setup_from_json(v: &Value) -> Result<Setup, String> {
 /// [`Position::from_setup`].
 pub fn position_from_json(v: &Value) -> Result<Position, String> {
     let setup = setup_from_json(v)?;
-    Position::from_setup(&setup).map_err(|e| e.0)
+    Position::from_setup(&setup).map_err(|e| e.to_string())
 }
 
 /// [`position_from_json`] from JSON text (a syntax error says where).

@@ -14,6 +14,8 @@
 pub mod bits;
 pub mod combat;
 pub mod deploy;
+#[cfg(test)]
+mod error_code_tests;
 pub mod event;
 pub mod json;
 mod movegen;

@@ -3,10 +3,12 @@
 
 use crate::bits::{set_word, Words};
 use crate::event::Outcome;
+use crate::json::object;
 use crate::options::Rules;
 use crate::role::Role;
 use crate::topology::{Square, Topology};
 use crate::types::{partner, BoardKind, Mode, Seat};
+use serde_json::{json, Map, Value};
 
 /// A piece as the referee knows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -192,64 +194,320 @@ pub struct Setup {
     pub captured_flags: Vec<(Seat, Square)>,
 }
 
-/// Why a [`Setup`] is not a valid position.
+/// Why a [`Setup`] is not a valid position. Squares are held by their names on the board (e.g.
+/// `c3`). [`SetupError::code`] and [`SetupError::args`] give the reason in a form clients can
+/// translate (the table "Error codes" of `docs/formats.md`).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct SetupError(pub String);
+pub enum SetupError {
+    /// The mode is not played on the board (the error of [`Rules::new`]).
+    #[error(
+        "mode {mode} is not played on the {board} board (half_open is four_player only, flip two_player only)"
+    )]
+    ModeNotOnBoard {
+        /// The mode.
+        mode: Mode,
+        /// The board.
+        board: BoardKind,
+    },
+    /// `to_move` is not a seat of the board.
+    #[error("to_move {to_move} is not a seat of the {board} board (seats 0 to {})", .board.seats() - 1)]
+    ToMoveNotASeat {
+        /// The seat given.
+        to_move: Seat,
+        /// The board.
+        board: BoardKind,
+    },
+    /// `eliminated` names a seat the board does not have.
+    #[error("eliminated seat {seat} does not exist on the {board} board")]
+    NoSuchEliminatedSeat {
+        /// The seat given.
+        seat: Seat,
+        /// The board.
+        board: BoardKind,
+    },
+    /// `eliminated` names a seat twice.
+    #[error("seat {seat} is listed twice in eliminated")]
+    EliminatedTwice {
+        /// The seat.
+        seat: Seat,
+    },
+    /// `skips` is neither empty nor one count per seat.
+    #[error("skips must list one count per seat ({want}), got {got}")]
+    SkipsLength {
+        /// The number of seats.
+        want: usize,
+        /// The number of counts given.
+        got: usize,
+    },
+    /// A skip count above 255.
+    #[error("skips of seat {seat} is too large ({skips})")]
+    SkipsTooLarge {
+        /// The seat.
+        seat: Seat,
+        /// Its count.
+        skips: u32,
+    },
+    /// `flip_colours` outside flip play.
+    #[error("flip_colours is only for flip play")]
+    FlipColoursNotFlip,
+    /// `flip_colours` that are not a permutation of the two colours.
+    #[error("flip_colours must be [0, 1] or [1, 0], got [{}, {}]", .colours[0], .colours[1])]
+    BadFlipColours {
+        /// The colours given.
+        colours: [u8; 2],
+    },
+    /// A piece on a square index the board does not have.
+    #[error("square index {index} is not on the {board} board")]
+    SquareOffBoard {
+        /// The index.
+        index: u8,
+        /// The board.
+        board: BoardKind,
+    },
+    /// A piece of a seat the board does not have.
+    #[error(
+        "the piece on {square} belongs to seat {seat}, which does not exist on the {board} board"
+    )]
+    NoSuchSeat {
+        /// The piece's square.
+        square: String,
+        /// Its seat.
+        seat: Seat,
+        /// The board.
+        board: BoardKind,
+    },
+    /// Two pieces on one square.
+    #[error("two pieces on {square}")]
+    TwoPieces {
+        /// The square.
+        square: String,
+    },
+    /// A face-down piece outside flip play.
+    #[error("the piece on {square} is face down, which only flip play allows")]
+    FaceDownNotFlip {
+        /// The piece's square.
+        square: String,
+    },
+    /// A four-player seat listed as eliminated still has a piece on the board.
+    #[error(
+        "seat {seat} is eliminated but has a piece on {square} (a four-player seat's pieces leave the board)"
+    )]
+    EliminatedSeatHasPiece {
+        /// The seat.
+        seat: Seat,
+        /// The piece's square.
+        square: String,
+    },
+    /// A seat has more pieces of a role than it starts with.
+    #[error("seat {seat} has more than {} {role} (the piece on {square} is one too many)", .role.count())]
+    TooMany {
+        /// The seat.
+        seat: Seat,
+        /// The role.
+        role: Role,
+        /// The square of the piece that is one too many.
+        square: String,
+    },
+    /// A piece carries a flag, but the rules are not `win_by_flag = carry_home`.
+    #[error("the piece on {square} carries a flag, which only win_by_flag = carry_home allows")]
+    CarryNotAllowed {
+        /// The carrier's square.
+        square: String,
+    },
+    /// A piece carries the flag of a seat it may not carry (its own, its partner's, or a seat
+    /// the board does not have).
+    #[error("the piece on {square} cannot carry the flag of seat {flag_of}")]
+    CannotCarryFlagOf {
+        /// The carrier's square.
+        square: String,
+        /// The seat whose flag it carries.
+        flag_of: Seat,
+    },
+    /// A piece of a role that never carries a flag (landmine, flag, bomb) carries one.
+    #[error("the {role} on {square} cannot carry a flag")]
+    RoleCannotCarry {
+        /// The role.
+        role: Role,
+        /// The carrier's square.
+        square: String,
+    },
+    /// Two pieces carry the same flag.
+    #[error("the flag of seat {flag_of} is carried by two pieces")]
+    FlagCarriedTwice {
+        /// The seat whose flag it is.
+        flag_of: Seat,
+    },
+    /// One piece carries two flags. Kept for completeness: [`Position::from_setup`] refuses two
+    /// pieces on one square before it looks at carried flags, so it never gives this one.
+    #[error("the piece on {square} carries two flags")]
+    CarriesTwoFlags {
+        /// The carrier's square.
+        square: String,
+    },
+    /// A flag is both on the board and carried.
+    #[error("the flag of seat {flag_of} is both on the board and carried")]
+    FlagOnBoardAndCarried {
+        /// The seat whose flag it is.
+        flag_of: Seat,
+    },
+    /// A carried flag has no entry in `captured_flags`.
+    #[error("captured_flags does not say where the flag of seat {flag_of} was captured")]
+    CaptureSquareMissing {
+        /// The seat whose flag is carried.
+        flag_of: Seat,
+    },
+    /// `captured_flags` names a square index the board does not have.
+    #[error("captured_flags names a square not on the {board} board")]
+    CaptureSquareOffBoard {
+        /// The index.
+        index: u8,
+        /// The board.
+        board: BoardKind,
+    },
+    /// `captured_flags` lists a seat whose flag no piece carries.
+    #[error("captured_flags lists seat {flag_of}, but no piece carries its flag")]
+    CapturedFlagNotCarried {
+        /// The seat listed.
+        flag_of: Seat,
+    },
+    /// `captured_flags` lists a seat twice.
+    #[error("captured_flags lists a seat twice")]
+    CapturedFlagsTwice,
+}
+
+impl SetupError {
+    /// The stable code of the reason, e.g. `setup.two_pieces`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            SetupError::ModeNotOnBoard { .. } => "setup.mode_not_on_board",
+            SetupError::ToMoveNotASeat { .. } => "setup.to_move_not_a_seat",
+            SetupError::NoSuchEliminatedSeat { .. } => "setup.no_such_eliminated_seat",
+            SetupError::EliminatedTwice { .. } => "setup.eliminated_twice",
+            SetupError::SkipsLength { .. } => "setup.skips_length",
+            SetupError::SkipsTooLarge { .. } => "setup.skips_too_large",
+            SetupError::FlipColoursNotFlip => "setup.flip_colours_not_flip",
+            SetupError::BadFlipColours { .. } => "setup.bad_flip_colours",
+            SetupError::SquareOffBoard { .. } => "setup.square_off_board",
+            SetupError::NoSuchSeat { .. } => "setup.no_such_seat",
+            SetupError::TwoPieces { .. } => "setup.two_pieces",
+            SetupError::FaceDownNotFlip { .. } => "setup.face_down_not_flip",
+            SetupError::EliminatedSeatHasPiece { .. } => "setup.eliminated_seat_has_piece",
+            SetupError::TooMany { .. } => "setup.too_many",
+            SetupError::CarryNotAllowed { .. } => "setup.carry_not_allowed",
+            SetupError::CannotCarryFlagOf { .. } => "setup.cannot_carry_flag_of",
+            SetupError::RoleCannotCarry { .. } => "setup.role_cannot_carry",
+            SetupError::FlagCarriedTwice { .. } => "setup.flag_carried_twice",
+            SetupError::CarriesTwoFlags { .. } => "setup.carries_two_flags",
+            SetupError::FlagOnBoardAndCarried { .. } => "setup.flag_on_board_and_carried",
+            SetupError::CaptureSquareMissing { .. } => "setup.capture_square_missing",
+            SetupError::CaptureSquareOffBoard { .. } => "setup.capture_square_off_board",
+            SetupError::CapturedFlagNotCarried { .. } => "setup.captured_flag_not_carried",
+            SetupError::CapturedFlagsTwice => "setup.captured_flags_twice",
+        }
+    }
+
+    /// The data of the reason as JSON: squares by name, roles by their interchange name
+    /// ([`Role::name`]), boards and modes by name, seats and counts as numbers.
+    pub fn args(&self) -> Map<String, Value> {
+        object(match self {
+            SetupError::ModeNotOnBoard { mode, board } => {
+                json!({"mode": mode.name(), "board": board.name()})
+            }
+            SetupError::ToMoveNotASeat { to_move, board } => {
+                json!({"to_move": to_move, "board": board.name(), "max": board.seats() - 1})
+            }
+            SetupError::NoSuchEliminatedSeat { seat, board } => {
+                json!({"seat": seat, "board": board.name()})
+            }
+            SetupError::EliminatedTwice { seat } => json!({"seat": seat}),
+            SetupError::SkipsLength { want, got } => json!({"want": want, "got": got}),
+            SetupError::SkipsTooLarge { seat, skips } => json!({"seat": seat, "skips": skips}),
+            SetupError::FlipColoursNotFlip | SetupError::CapturedFlagsTwice => json!({}),
+            SetupError::BadFlipColours { colours } => json!({"colours": colours}),
+            SetupError::SquareOffBoard { index, board }
+            | SetupError::CaptureSquareOffBoard { index, board } => {
+                json!({"index": index, "board": board.name()})
+            }
+            SetupError::NoSuchSeat {
+                square,
+                seat,
+                board,
+            } => json!({"square": square, "seat": seat, "board": board.name()}),
+            SetupError::TwoPieces { square }
+            | SetupError::FaceDownNotFlip { square }
+            | SetupError::CarryNotAllowed { square }
+            | SetupError::CarriesTwoFlags { square } => json!({"square": square}),
+            SetupError::EliminatedSeatHasPiece { seat, square } => {
+                json!({"seat": seat, "square": square})
+            }
+            SetupError::TooMany { seat, role, square } => json!({
+                "seat": seat, "role": role.name(), "max": role.count(), "square": square
+            }),
+            SetupError::CannotCarryFlagOf { square, flag_of } => {
+                json!({"square": square, "flag_of": flag_of})
+            }
+            SetupError::RoleCannotCarry { role, square } => {
+                json!({"role": role.name(), "square": square})
+            }
+            SetupError::FlagCarriedTwice { flag_of }
+            | SetupError::FlagOnBoardAndCarried { flag_of }
+            | SetupError::CaptureSquareMissing { flag_of }
+            | SetupError::CapturedFlagNotCarried { flag_of } => json!({"flag_of": flag_of}),
+        })
+    }
+}
 
 impl Position {
     /// Validate a setup: squares on the board, one piece per square, seats that exist, piece
     /// counts within the 25 of each seat, face-down pieces only in flip play, consistent colours,
     /// counters and carried flags.
     pub fn from_setup(s: &Setup) -> Result<Position, SetupError> {
-        let err = |m: String| Err(SetupError(m));
-        let rules = Rules::new(s.rules.board, s.rules.mode, s.rules.options).map_err(SetupError)?;
+        let (board, mode) = (s.rules.board, s.rules.mode);
+        // `Rules::new` refuses only a mode that is not played on the board.
+        let rules = Rules::new(board, mode, s.rules.options)
+            .map_err(|_| SetupError::ModeNotOnBoard { mode, board })?;
         let topo = Topology::get(rules.board, rules.middle_rail());
         let seats = rules.seats();
         let names = |sq: Square| topo.name(sq).to_string();
         if s.to_move as usize >= seats {
-            return err(format!(
-                "to_move {} is not a seat of the {} board (seats 0 to {})",
-                s.to_move,
-                rules.board,
-                seats - 1
-            ));
+            return Err(SetupError::ToMoveNotASeat {
+                to_move: s.to_move,
+                board,
+            });
         }
         let mut eliminated = 0u8;
         for &e in &s.eliminated {
             if e as usize >= seats {
-                return err(format!(
-                    "eliminated seat {e} does not exist on the {} board",
-                    rules.board
-                ));
+                return Err(SetupError::NoSuchEliminatedSeat { seat: e, board });
             }
             if eliminated >> e & 1 != 0 {
-                return err(format!("seat {e} is listed twice in eliminated"));
+                return Err(SetupError::EliminatedTwice { seat: e });
             }
             eliminated |= 1 << e;
         }
         let mut skips = [0u8; 4];
         if !s.skips.is_empty() {
             if s.skips.len() != seats {
-                return err(format!(
-                    "skips must list one count per seat ({seats}), got {}",
-                    s.skips.len()
-                ));
+                return Err(SetupError::SkipsLength {
+                    want: seats,
+                    got: s.skips.len(),
+                });
             }
             for (i, &k) in s.skips.iter().enumerate() {
                 if k > 255 {
-                    return err(format!("skips of seat {i} is too large ({k})"));
+                    return Err(SetupError::SkipsTooLarge {
+                        seat: i as Seat,
+                        skips: k,
+                    });
                 }
                 skips[i] = k as u8;
             }
         }
         let flip = rules.is_flip();
         match s.flip_colours {
-            Some(_) if !flip => return err("flip_colours is only for flip play".into()),
-            Some([a, b]) if !((a == 0 && b == 1) || (a == 1 && b == 0)) => {
-                return err(format!(
-                    "flip_colours must be [0, 1] or [1, 0], got [{a}, {b}]"
-                ))
+            Some(_) if !flip => return Err(SetupError::FlipColoursNotFlip),
+            Some(colours @ [a, b]) if !((a == 0 && b == 1) || (a == 1 && b == 0)) => {
+                return Err(SetupError::BadFlipColours { colours })
             }
             _ => {}
         }
@@ -272,44 +530,42 @@ impl Position {
         let mut counts = [[0u8; 12]; 4];
         for p in &s.pieces {
             if p.at.index() >= topo.len() {
-                return err(format!(
-                    "square index {} is not on the {} board",
-                    p.at.0, rules.board
-                ));
+                return Err(SetupError::SquareOffBoard {
+                    index: p.at.0,
+                    board,
+                });
             }
             if p.seat as usize >= seats {
-                return err(format!(
-                    "the piece on {} belongs to seat {}, which does not exist on the {} board",
-                    names(p.at),
-                    p.seat,
-                    rules.board
-                ));
+                return Err(SetupError::NoSuchSeat {
+                    square: names(p.at),
+                    seat: p.seat,
+                    board,
+                });
             }
             if !pos.cells[p.at.index()].is_empty() {
-                return err(format!("two pieces on {}", names(p.at)));
+                return Err(SetupError::TwoPieces {
+                    square: names(p.at),
+                });
             }
             if p.face_down && !flip {
-                return err(format!(
-                    "the piece on {} is face down, which only flip play allows",
-                    names(p.at)
-                ));
+                return Err(SetupError::FaceDownNotFlip {
+                    square: names(p.at),
+                });
             }
             if rules.board == BoardKind::FourPlayer && eliminated >> p.seat & 1 != 0 {
-                return err(format!(
-                    "seat {} is eliminated but has a piece on {} (a four-player seat's pieces leave the board)",
-                    p.seat, names(p.at)
-                ));
+                return Err(SetupError::EliminatedSeatHasPiece {
+                    seat: p.seat,
+                    square: names(p.at),
+                });
             }
             let c = &mut counts[p.seat as usize][p.role as usize];
             *c += 1;
             if *c > p.role.count() {
-                return err(format!(
-                    "seat {} has more than {} {} (the piece on {} is one too many)",
-                    p.seat,
-                    p.role.count(),
-                    p.role,
-                    names(p.at)
-                ));
+                return Err(SetupError::TooMany {
+                    seat: p.seat,
+                    role: p.role,
+                    square: names(p.at),
+                });
             }
             pos.put(
                 p.at,
@@ -330,46 +586,39 @@ impl Position {
                 continue;
             };
             if !carry {
-                return err(format!(
-                    "the piece on {} carries a flag, which only win_by_flag = carry_home allows",
-                    names(p.at)
-                ));
+                return Err(SetupError::CarryNotAllowed {
+                    square: names(p.at),
+                });
             }
             if f as usize >= seats || f == p.seat || (seats == 4 && f == partner(p.seat)) {
-                return err(format!(
-                    "the piece on {} cannot carry the flag of seat {f}",
-                    names(p.at)
-                ));
+                return Err(SetupError::CannotCarryFlagOf {
+                    square: names(p.at),
+                    flag_of: f,
+                });
             }
             if !p.role.is_movable() || p.role == Role::Bomb {
                 // A bomb that attacks a flag is removed (§9.1), so no bomb ever carries one.
-                return err(format!(
-                    "the {} on {} cannot carry a flag",
-                    p.role,
-                    names(p.at)
-                ));
+                return Err(SetupError::RoleCannotCarry {
+                    role: p.role,
+                    square: names(p.at),
+                });
             }
             if pos.carries[f as usize].is_some() {
-                return err(format!("the flag of seat {f} is carried by two pieces"));
+                return Err(SetupError::FlagCarriedTwice { flag_of: f });
             }
             if pos.carries.iter().flatten().any(|c| c.carrier == p.at) {
-                return err(format!("the piece on {} carries two flags", names(p.at)));
+                return Err(SetupError::CarriesTwoFlags {
+                    square: names(p.at),
+                });
             }
             if counts[f as usize][Role::Flag as usize] > 0 {
-                return err(format!(
-                    "the flag of seat {f} is both on the board and carried"
-                ));
+                return Err(SetupError::FlagOnBoardAndCarried { flag_of: f });
             }
             let Some(&(_, at)) = s.captured_flags.iter().find(|(seat, _)| *seat == f) else {
-                return err(format!(
-                    "captured_flags does not say where the flag of seat {f} was captured"
-                ));
+                return Err(SetupError::CaptureSquareMissing { flag_of: f });
             };
             if at.index() >= topo.len() {
-                return err(format!(
-                    "captured_flags names a square not on the {} board",
-                    rules.board
-                ));
+                return Err(SetupError::CaptureSquareOffBoard { index: at.0, board });
             }
             pos.carries[f as usize] = Some(Carry {
                 carrier: p.at,
@@ -378,13 +627,11 @@ impl Position {
         }
         for &(f, _) in &s.captured_flags {
             if pos.carries.get(f as usize).and_then(|c| *c).is_none() {
-                return err(format!(
-                    "captured_flags lists seat {f}, but no piece carries its flag"
-                ));
+                return Err(SetupError::CapturedFlagNotCarried { flag_of: f });
             }
         }
         if s.captured_flags.len() != pos.carries.iter().flatten().count() {
-            return err("captured_flags lists a seat twice".into());
+            return Err(SetupError::CapturedFlagsTwice);
         }
         // `to_move` may name an eliminated seat: once a game is over it stays the seat that acted
         // last, which may have eliminated itself (RULES §7.1). Such a seat has no legal action.

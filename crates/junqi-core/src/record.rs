@@ -159,10 +159,10 @@ impl Entry {
     ) -> Result<(), IllegalAction> {
         let turn = |pos: &Position, seat: Seat| {
             if !pos.is_over() && pos.to_move() != seat {
-                Err(IllegalAction(format!(
-                    "it is seat {}'s turn, not seat {seat}'s",
-                    pos.to_move()
-                )))
+                Err(IllegalAction::NotYourTurn {
+                    to_move: pos.to_move(),
+                    seat,
+                })
             } else {
                 Ok(())
             }
@@ -347,7 +347,7 @@ impl Record {
         let topo = self.topology();
         for (i, e) in self.entries.iter().enumerate() {
             e.apply(&mut pos, &mut ())
-                .map_err(|err| format!("entry {} ({}): {}", i + 1, e.to_text(topo), err.0))?;
+                .map_err(|err| format!("entry {} ({}): {}", i + 1, e.to_text(topo), err))?;
         }
         if let Some(r) = self.result {
             match pos.outcome() {

@@ -6,21 +6,180 @@ use crate::combat::resolve;
 use crate::event::{
     Action, AttackResult, DrawReason, EliminationReason, Event, EventSink, Outcome, SkipReason,
 };
+use crate::json::{object, outcome_to_json};
 use crate::movegen::{for_each_action, for_each_action_from};
 use crate::options::{Blocked, FlipColour, TurnOrder};
 use crate::position::{Carry, Cell, Position};
 use crate::role::Role;
 use crate::topology::Square;
 use crate::types::{partner, team_of, BoardKind, Seat};
+use serde_json::{json, Map, Value};
 use std::ops::ControlFlow;
 
 /// The skip count at which a seat is eliminated (RULES §10).
 pub const SKIP_LIMIT: u8 = 5;
 
-/// Why an action or table action was refused. Nothing was changed.
+/// Why an action or table action was refused. Nothing was changed. Squares are held by their
+/// names on the board (e.g. `c3`). [`IllegalAction::code`] and [`IllegalAction::args`] give the
+/// reason in a form clients can translate (the table "Error codes" of `docs/formats.md`).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct IllegalAction(pub String);
+pub enum IllegalAction {
+    /// The game has an outcome.
+    #[error("the game is over ({outcome:?})")]
+    GameOver {
+        /// How it ended.
+        outcome: Outcome,
+    },
+    /// A side is eliminated, so the game is over (no outcome recorded yet).
+    #[error("the game is over: a side is eliminated")]
+    SideEliminated,
+    /// The action names a square index the board does not have.
+    #[error("square index {index} is not on the board")]
+    SquareOffBoard {
+        /// The index.
+        index: u8,
+    },
+    /// A flip outside flip play.
+    #[error("flips exist only in flip play")]
+    NoFlips,
+    /// A flip of an empty square.
+    #[error("there is no piece on {square} to flip")]
+    NothingToFlip {
+        /// The square.
+        square: String,
+    },
+    /// A flip of a face-up piece.
+    #[error("the piece on {square} is already face up")]
+    AlreadyFaceUp {
+        /// The square.
+        square: String,
+    },
+    /// A move from an empty square.
+    #[error("there is no piece on {square}")]
+    NoPiece {
+        /// The square.
+        square: String,
+    },
+    /// Flip play before the colours are settled: only flips are legal.
+    #[error("colours are not settled yet: only flips are legal")]
+    ColoursNotSettled,
+    /// A move of a face-down piece.
+    #[error("the piece on {square} is face down")]
+    FaceDown {
+        /// The square.
+        square: String,
+    },
+    /// A move of a piece that is not the mover's.
+    #[error("the piece on {square} is not seat {seat}'s")]
+    NotYourPiece {
+        /// The square.
+        square: String,
+        /// The seat to move.
+        seat: Seat,
+    },
+    /// A move of a landmine or a flag.
+    #[error("the {role} on {square} never moves")]
+    NeverMoves {
+        /// The role of the piece.
+        role: Role,
+        /// Its square.
+        square: String,
+    },
+    /// A move out of a headquarters under `hq_exit = locked`.
+    #[error("the piece on {square} stands in a headquarters and may not leave it")]
+    HeadquartersLocked {
+        /// The headquarters.
+        square: String,
+    },
+    /// A movable piece of the mover that cannot reach the destination (not a road or rail path
+    /// it may take, a friend there, a piece in a camp there, the mountain in between …).
+    #[error("the {role} on {from} cannot move to {to}")]
+    CannotMove {
+        /// The role of the piece.
+        role: Role,
+        /// Its square.
+        from: String,
+        /// The destination.
+        to: String,
+    },
+    /// A table action names a seat the board does not have.
+    #[error("seat {seat} does not exist")]
+    NoSuchSeat {
+        /// The seat.
+        seat: Seat,
+    },
+    /// A table action names a seat that is out of the game.
+    #[error("seat {seat} is already out of the game")]
+    AlreadyOut {
+        /// The seat.
+        seat: Seat,
+    },
+    /// A record entry acts for a seat that is not to move.
+    #[error("it is seat {to_move}'s turn, not seat {seat}'s")]
+    NotYourTurn {
+        /// The seat to move.
+        to_move: Seat,
+        /// The seat that tried to act.
+        seat: Seat,
+    },
+}
+
+impl IllegalAction {
+    /// The stable code of the reason, e.g. `action.not_your_turn`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            IllegalAction::GameOver { .. } => "action.game_over",
+            IllegalAction::SideEliminated => "action.side_eliminated",
+            IllegalAction::SquareOffBoard { .. } => "action.square_off_board",
+            IllegalAction::NoFlips => "action.no_flips",
+            IllegalAction::NothingToFlip { .. } => "action.nothing_to_flip",
+            IllegalAction::AlreadyFaceUp { .. } => "action.already_face_up",
+            IllegalAction::NoPiece { .. } => "action.no_piece",
+            IllegalAction::ColoursNotSettled => "action.colours_not_settled",
+            IllegalAction::FaceDown { .. } => "action.face_down",
+            IllegalAction::NotYourPiece { .. } => "action.not_your_piece",
+            IllegalAction::NeverMoves { .. } => "action.never_moves",
+            IllegalAction::HeadquartersLocked { .. } => "action.headquarters_locked",
+            IllegalAction::CannotMove { .. } => "action.cannot_move",
+            IllegalAction::NoSuchSeat { .. } => "action.no_such_seat",
+            IllegalAction::AlreadyOut { .. } => "action.already_out",
+            IllegalAction::NotYourTurn { .. } => "action.not_your_turn",
+        }
+    }
+
+    /// The data of the reason as JSON: squares by name, roles by their interchange name
+    /// ([`Role::name`]), seats as numbers, an outcome as in RULES §11.2
+    /// ([`outcome_to_json`]).
+    pub fn args(&self) -> Map<String, Value> {
+        object(match self {
+            IllegalAction::GameOver { outcome } => {
+                json!({"outcome": outcome_to_json(Some(*outcome))})
+            }
+            IllegalAction::SideEliminated
+            | IllegalAction::NoFlips
+            | IllegalAction::ColoursNotSettled => json!({}),
+            IllegalAction::SquareOffBoard { index } => json!({"index": index}),
+            IllegalAction::NothingToFlip { square }
+            | IllegalAction::AlreadyFaceUp { square }
+            | IllegalAction::NoPiece { square }
+            | IllegalAction::FaceDown { square }
+            | IllegalAction::HeadquartersLocked { square } => json!({"square": square}),
+            IllegalAction::NotYourPiece { square, seat } => json!({"square": square, "seat": seat}),
+            IllegalAction::NeverMoves { role, square } => {
+                json!({"role": role.name(), "square": square})
+            }
+            IllegalAction::CannotMove { role, from, to } => {
+                json!({"role": role.name(), "from": from, "to": to})
+            }
+            IllegalAction::NoSuchSeat { seat } | IllegalAction::AlreadyOut { seat } => {
+                json!({"seat": seat})
+            }
+            IllegalAction::NotYourTurn { to_move, seat } => {
+                json!({"to_move": to_move, "seat": seat})
+            }
+        })
+    }
+}
 
 /// A reusable buffer of actions.
 pub type ActionList = Vec<Action>;
@@ -69,10 +228,7 @@ impl Position {
         .flatten()
         {
             if s.index() >= t.len() {
-                return Err(IllegalAction(format!(
-                    "square index {} is not on the board",
-                    s.0
-                )));
+                return Err(IllegalAction::SquareOffBoard { index: s.0 });
             }
         }
         let found = for_each_action_from(self, seat, sq, &mut |a| {
@@ -85,54 +241,56 @@ impl Position {
         if found.is_break() {
             return Ok(());
         }
-        Err(IllegalAction(self.explain_illegal(action)))
+        Err(self.explain_illegal(action))
     }
 
     /// A reason for an illegal action that tells the mover nothing it may not know.
-    fn explain_illegal(&self, action: Action) -> String {
+    fn explain_illegal(&self, action: Action) -> IllegalAction {
         let t = self.topo;
         let seat = self.to_move;
         let name = |s: Square| t.name(s).to_string();
         match action {
             Action::Flip(at) => {
                 if !self.rules.is_flip() {
-                    "flips exist only in flip play".into()
+                    IllegalAction::NoFlips
                 } else if self.cells[at.index()].is_empty() {
-                    format!("there is no piece on {} to flip", name(at))
+                    IllegalAction::NothingToFlip { square: name(at) }
                 } else {
-                    format!("the piece on {} is already face up", name(at))
+                    IllegalAction::AlreadyFaceUp { square: name(at) }
                 }
             }
             Action::Move { from, to } => {
                 let c = self.cells[from.index()];
                 let colour = self.colour_of(seat);
                 if c.is_empty() {
-                    return format!("there is no piece on {}", name(from));
+                    return IllegalAction::NoPiece { square: name(from) };
                 }
                 if colour.is_none() {
-                    return "colours are not settled yet: only flips are legal".into();
+                    return IllegalAction::ColoursNotSettled;
                 }
                 if c.face_down() {
-                    return format!("the piece on {} is face down", name(from));
+                    return IllegalAction::FaceDown { square: name(from) };
                 }
                 if Some(c.seat()) != colour {
-                    return format!("the piece on {} is not seat {seat}'s", name(from));
+                    return IllegalAction::NotYourPiece {
+                        square: name(from),
+                        seat,
+                    };
                 }
                 if !c.role().is_movable() {
-                    return format!("the {} on {} never moves", c.role(), name(from));
+                    return IllegalAction::NeverMoves {
+                        role: c.role(),
+                        square: name(from),
+                    };
                 }
                 if self.rules.hq_locked() && has_word(&t.hqs, from.0) {
-                    return format!(
-                        "the piece on {} stands in a headquarters and may not leave it",
-                        name(from)
-                    );
+                    return IllegalAction::HeadquartersLocked { square: name(from) };
                 }
-                format!(
-                    "the {} on {} cannot move to {}",
-                    c.role(),
-                    name(from),
-                    name(to)
-                )
+                IllegalAction::CannotMove {
+                    role: c.role(),
+                    from: name(from),
+                    to: name(to),
+                }
             }
         }
     }
@@ -611,22 +769,18 @@ impl Position {
 
     fn ensure_running(&self) -> Result<(), IllegalAction> {
         match self.outcome {
-            Some(o) => Err(IllegalAction(format!("the game is over ({o:?})"))),
-            None if self.is_over() => Err(IllegalAction(
-                "the game is over: a side is eliminated".into(),
-            )),
+            Some(outcome) => Err(IllegalAction::GameOver { outcome }),
+            None if self.is_over() => Err(IllegalAction::SideEliminated),
             None => Ok(()),
         }
     }
 
     fn ensure_seat(&self, seat: Seat) -> Result<(), IllegalAction> {
         if seat as usize >= self.seats() {
-            return Err(IllegalAction(format!("seat {seat} does not exist")));
+            return Err(IllegalAction::NoSuchSeat { seat });
         }
         if self.is_eliminated(seat) {
-            return Err(IllegalAction(format!(
-                "seat {seat} is already out of the game"
-            )));
+            return Err(IllegalAction::AlreadyOut { seat });
         }
         Ok(())
     }

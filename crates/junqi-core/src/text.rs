@@ -314,7 +314,7 @@ fn parse_piece(v: &str, board: BoardKind) -> Result<(Seat, Role, bool, CarryText
 /// [`Position::from_setup`].
 pub fn position_from_text(text: &str) -> Result<Position, String> {
     let setup = setup_from_text(text)?;
-    Position::from_setup(&setup).map_err(|e| e.0)
+    Position::from_setup(&setup).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@ fn before_colours_are_settled_only_flips_are_legal() {
         .build();
     assert_eq!(actions(&p), vec!["flip a1", "flip b2"]);
     let e = p.check(action(&p, "c3-c2")).unwrap_err();
-    assert!(e.0.contains("colours are not settled"), "{e}");
+    assert!(e.to_string().contains("colours are not settled"), "{e}");
 }
 
 #[test]

@@ -59,7 +59,7 @@ fn flags_and_landmines_never_move() {
     assert_dests(&p, "c3", &[]);
     assert_eq!(actions(&p), vec!["e1-d1", "e1-e2"]);
     let e = p.check(action(&p, "c3-c4")).unwrap_err();
-    assert!(e.0.contains("never moves"), "{e}");
+    assert!(e.to_string().contains("never moves"), "{e}");
 }
 
 // ---- §4.2 rail slides, two-player board ------------------------------------------------------
@@ -261,7 +261,7 @@ fn hq_locks_its_piece_and_gives_no_protection() {
         .build();
     assert_dests(&p, "b1", &[]);
     let e = p.check(action(&p, "b1-a1")).unwrap_err();
-    assert!(e.0.contains("headquarters"), "{e}");
+    assert!(e.to_string().contains("headquarters"), "{e}");
     // A piece in an HQ can be attacked.
     // (e1 keeps South in the game once the general is locked in d12.)
     let p = Pos::two()

@@ -9,7 +9,7 @@ use junqi_core::{Deployment, Options, Rules, Setup};
 fn error(p: Pos) -> String {
     match p.try_build() {
         Ok(pos) => panic!("accepted: {pos:?}"),
-        Err(e) => e.0,
+        Err(e) => e.to_string(),
     }
 }
 
@@ -17,7 +17,7 @@ fn error(p: Pos) -> String {
 fn setup_error(s: &Setup) -> String {
     Position::from_setup(s)
         .map(|p| format!("accepted: {p:?}"))
-        .unwrap_or_else(|e| e.0)
+        .unwrap_or_else(|e| e.to_string())
 }
 
 #[test]
@@ -202,7 +202,7 @@ fn deployment_error(rows: [&str; 6]) -> String {
     layout(rows)
         .validate(BoardKind::TwoPlayer, 0)
         .unwrap_err()
-        .0
+        .to_string()
 }
 
 #[test]
@@ -256,7 +256,7 @@ fn deployment_errors_name_the_square_or_piece() {
     let bad = layout(["B8776", "6.5.5", "44.33", "3.9.B", "22211", "1FLLL"]);
     let e = Position::from_deployments(rules, &[layout(LAYOUT), bad], 0)
         .unwrap_err()
-        .0;
+        .to_string();
     assert!(e.contains("seat 1") && e.contains("bomb on e7"), "{e}");
 }
 

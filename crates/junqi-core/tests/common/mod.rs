@@ -259,7 +259,7 @@ pub fn play(p: &mut Position, text: &str) -> Vec<String> {
 pub fn try_play(p: &mut Position, text: &str) -> Result<Vec<String>, String> {
     let a = action(p, text);
     let mut ev = Vec::new();
-    p.play(a, &mut ev).map_err(|e| e.0)?;
+    p.play(a, &mut ev).map_err(|e| e.to_string())?;
     Ok(events(p, &ev))
 }
 
