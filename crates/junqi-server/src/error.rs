@@ -123,10 +123,12 @@ pub enum Refusal {
     NoDrawOffer,
     /// Accepting one's own draw offer.
     OwnDrawOffer,
-    /// A layout the rules refuse (the core's reason).
-    Deployment(String),
-    /// An action the referee refuses (the core's reason).
-    Illegal(String),
+    /// A layout the rules refuse (the core's reason, with its own code and args).
+    Deployment(junqi_core::DeploymentError),
+    /// An action the referee refuses (the core's reason, with its own code and args).
+    Illegal(junqi_core::IllegalAction),
+    /// An action text that names no action (`a2-a6`, `flip b3` are actions).
+    BadAction(String),
     /// The database did not store it; nothing changed.
     StoreFailed,
     /// The server is busy (bounded queues are full).
@@ -176,8 +178,9 @@ impl Refusal {
             DrawOpen => "table.draw_open",
             NoDrawOffer => "table.no_draw_offer",
             OwnDrawOffer => "table.own_draw_offer",
-            Deployment(_) => "deploy.refused",
-            Illegal(_) => "action.illegal",
+            Deployment(e) => e.code(),
+            Illegal(e) => e.code(),
+            BadAction(_) => "action.bad_text",
             StoreFailed => "server.store_failed",
             Busy => "server.busy",
             Internal(_) => "server.internal",
@@ -188,9 +191,9 @@ impl Refusal {
     pub fn args(&self) -> Map<String, Value> {
         use Refusal::*;
         let v = match self {
-            BadRequest(d) | BadRules(d) | Deployment(d) | Illegal(d) | Internal(d) => {
-                json!({"detail": d})
-            }
+            BadRequest(d) | BadRules(d) | BadAction(d) | Internal(d) => json!({"detail": d}),
+            Deployment(e) => Value::Object(e.args()),
+            Illegal(e) => Value::Object(e.args()),
             FrameTooLarge { limit } | BodyTooLarge { limit } => json!({"limit": limit}),
             RateLimited { retry_after } => json!({"retry_after": retry_after}),
             NoMode { mode, board } => json!({"mode": mode, "board": board}),
@@ -302,7 +305,9 @@ impl fmt::Display for Refusal {
                 f,
                 "this is your own draw offer: the other players must accept it"
             ),
-            Deployment(d) | Illegal(d) => write!(f, "{d}"),
+            Deployment(e) => write!(f, "{e}"),
+            Illegal(e) => write!(f, "{e}"),
+            BadAction(d) => write!(f, "{d}"),
             StoreFailed => write!(f, "the server could not store this; try again"),
             Busy => write!(f, "the server is busy: try again in a moment"),
             Internal(d) => write!(f, "internal error: {d}"),

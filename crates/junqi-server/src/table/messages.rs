@@ -40,7 +40,7 @@ impl Table {
                     return Err(Refusal::NotYourTurn { to_move });
                 }
                 let action = action_from_text(game.record().topology(), &action)
-                    .map_err(Refusal::Illegal)?;
+                    .map_err(Refusal::BadAction)?;
                 self.commit(Entry::Action { seat, action }).await
             }
             ClientMsg::Resign {} => {
@@ -197,9 +197,9 @@ impl Table {
         if self.status != Status::Deploying {
             return Err(Refusal::DeployClosed);
         }
-        let d = Deployment::from_text(layout).map_err(|e| Refusal::Deployment(e.to_string()))?;
+        let d = Deployment::from_text(layout).map_err(Refusal::Deployment)?;
         d.validate(self.config.rules.board, seat)
-            .map_err(|e| Refusal::Deployment(e.to_string()))?;
+            .map_err(Refusal::Deployment)?;
         let before = self.seats[seat as usize].layout.replace(d);
         if let Err(e) = self.save_seats().await {
             self.seats[seat as usize].layout = before;

@@ -225,7 +225,7 @@ impl Table {
         };
         let events = game
             .apply(entry)
-            .map_err(|e| Refusal::Illegal(e.to_string()))?;
+            .map_err(Refusal::Illegal)?;
         let topo = game.record().topology();
         let entry_text = entry.to_text(topo);
         let v = game.record().entries.len() as u64;
