@@ -16,6 +16,7 @@ pub mod client;
 pub mod clock;
 pub mod db;
 mod http;
+pub mod names;
 pub mod protocol;
 pub mod rating;
 pub mod table;
