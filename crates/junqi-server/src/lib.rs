@@ -11,6 +11,7 @@
 
 #![warn(missing_docs)]
 
+pub mod accounts;
 pub mod app;
 pub mod client;
 pub mod clock;
