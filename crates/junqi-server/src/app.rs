@@ -1,6 +1,7 @@
 //! The shared state of a running server: the database, the clock, the registry of live tables,
 //! players and sessions, and the rating task.
 
+use crate::accounts::{AccountSettings, Accounts};
 use crate::clock::Clock;
 use crate::db::{col_f64, col_i64, col_opt_str, col_str, Arg, Db};
 use crate::rating::{self, Rating};
@@ -22,6 +23,8 @@ pub struct Settings {
     pub rate_per_sec: f64,
     /// Token bucket size.
     pub rate_burst: f64,
+    /// Limits of the account endpoints (throttles, password hashing, session lifetime).
+    pub accounts: AccountSettings,
 }
 
 impl Default for Settings {
@@ -30,6 +33,7 @@ impl Default for Settings {
             bot_iterations: 1000,
             rate_per_sec: 20.0,
             rate_burst: 40.0,
+            accounts: AccountSettings::default(),
         }
     }
 }
@@ -73,6 +77,7 @@ pub struct App {
     codes: Mutex<HashMap<String, String>>,
     next_conn: AtomicU64,
     ratings: mpsc::UnboundedSender<RatingJob>,
+    pub(crate) accounts: Accounts,
     self_ref: std::sync::Weak<App>,
 }
 
@@ -100,6 +105,7 @@ impl App {
     /// A new app over an open database.
     pub fn new(db: Db, clock: Arc<dyn Clock>, settings: Settings) -> Arc<App> {
         let (tx, rx) = mpsc::unbounded_channel();
+        let accounts = Accounts::new(&settings.accounts);
         let app = Arc::new_cyclic(|w| App {
             db,
             clock,
@@ -108,6 +114,7 @@ impl App {
             codes: Mutex::new(HashMap::new()),
             next_conn: AtomicU64::new(1),
             ratings: tx,
+            accounts,
             self_ref: w.clone(),
         });
         tokio::spawn(rating_task(app.db.clone(), rx));
@@ -241,18 +248,8 @@ impl App {
         if name.len() > 64 {
             return Ok(None);
         }
-        let row = self
-            .db
-            .fetch_opt(
-                "SELECT id, name, guest FROM junqi_players WHERE name_key = $1 OR id = $2",
-                vec![name.to_lowercase().into(), name.into()],
-            )
-            .await?;
-        let Some(row) = row else { return Ok(None) };
-        let player = Player {
-            id: col_str(&row, 0),
-            name: col_str(&row, 1),
-            guest: col_i64(&row, 2) != 0,
+        let Some(player) = self.player_by_name(name).await? else {
+            return Ok(None);
         };
         let ratings: Vec<Value> = self
             .db

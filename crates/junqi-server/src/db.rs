@@ -72,10 +72,14 @@ pub struct Db {
     writer: mpsc::Sender<WriteJob>,
 }
 
-const MIGRATIONS_SQLITE: &[(i64, &str)] =
-    &[(1, include_str!("../migrations/sqlite/0001_init.sql"))];
-const MIGRATIONS_POSTGRES: &[(i64, &str)] =
-    &[(1, include_str!("../migrations/postgres/0001_init.sql"))];
+const MIGRATIONS_SQLITE: &[(i64, &str)] = &[
+    (1, include_str!("../migrations/sqlite/0001_init.sql")),
+    (2, include_str!("../migrations/sqlite/0002_accounts.sql")),
+];
+const MIGRATIONS_POSTGRES: &[(i64, &str)] = &[
+    (1, include_str!("../migrations/postgres/0001_init.sql")),
+    (2, include_str!("../migrations/postgres/0002_accounts.sql")),
+];
 
 fn bind<'q>(
     mut q: Query<'q, Any, AnyArguments<'q>>,

@@ -115,7 +115,12 @@ pub async fn start(config: Config) -> anyhow::Result<Server> {
     });
     let router = http::router(app.clone());
     let task = tokio::spawn(async move {
-        if let Err(e) = axum::serve(listener, router).await {
+        if let Err(e) = axum::serve(
+            listener,
+            router.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .await
+        {
             tracing::error!("server stopped: {e}");
         }
     });
