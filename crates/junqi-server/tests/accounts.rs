@@ -785,3 +785,81 @@ async fn an_earlier_servers_players_and_sessions_are_brought_up_to_date() {
         .len();
     assert_eq!(again, keys.len());
 }
+
+/// The same defences on PostgreSQL, when `JUNQI_TEST_POSTGRES_URL` is set (`.ci/run` sets it):
+/// look-alike names, reserved names, hashed sessions, expiry and logout.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_names_and_sessions() {
+    let Ok(url) = std::env::var("JUNQI_TEST_POSTGRES_URL") else {
+        eprintln!("JUNQI_TEST_POSTGRES_URL is not set: skipped");
+        return;
+    };
+    let ts = start_at(Some(url.clone()), None, junqi_server::ManualClock::new(T0)).await;
+    // Letters only (digits would fold into letters of the key): a name no earlier run took.
+    let tag: String = (0..8)
+        .map(|_| (b'a' + rand::random::<u8>() % 26) as char)
+        .collect();
+    let name = format!("pg{tag}");
+    let r = register(&ts, &name).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let fullwidth: String = name
+        .chars()
+        .map(|c| char::from_u32(c as u32 - 'a' as u32 + 'ａ' as u32).unwrap())
+        .collect();
+    for n in [name.to_uppercase(), fullwidth] {
+        let r = register(&ts, &n).await;
+        assert_eq!(r.status, 409, "{n}: {}", r.body);
+    }
+    assert_eq!(guest(&ts, &name).await.status, 400);
+    assert_eq!(register(&ts, "Guest-1234").await.status, 400);
+    let session = r.body["session"].as_str().unwrap().to_string();
+    let db = junqi_server::db::Db::open(&url).await.unwrap();
+    let rows = |db: junqi_server::db::Db, sql: &'static str, arg: String| async move {
+        db.fetch(sql, vec![arg.into()]).await.unwrap().len()
+    };
+    assert_eq!(
+        rows(
+            db.clone(),
+            "SELECT player_id FROM junqi_sessions WHERE token_hash = $1",
+            sha256_hex(&session)
+        )
+        .await,
+        1
+    );
+    assert_eq!(
+        rows(
+            db.clone(),
+            "SELECT player_id FROM junqi_sessions WHERE token_hash = $1",
+            session.clone()
+        )
+        .await,
+        0,
+        "no row holds the raw token"
+    );
+    let l = login_from(&ts, &fresh_src(), &name.to_uppercase(), PW).await;
+    assert_eq!(l.status, 200, "{}", l.body);
+    let second = l.body["session"].as_str().unwrap().to_string();
+    let out = http_from(
+        &fresh_src(),
+        &ts.addr(),
+        "POST",
+        "/api/logout",
+        None,
+        Some(&second),
+    )
+    .await;
+    assert_eq!(out.status, 204);
+    assert_eq!(me(&ts, &second).await, 401);
+    assert_eq!(me(&ts, &session).await, 200);
+    ts.clock.advance(30 * DAY_MS + 60_000);
+    assert_eq!(me(&ts, &session).await, 401, "expired after 30 idle days");
+    assert_eq!(
+        rows(
+            db,
+            "SELECT player_id FROM junqi_sessions WHERE token_hash = $1",
+            sha256_hex(&session)
+        )
+        .await,
+        0
+    );
+}
