@@ -8,7 +8,7 @@
 //!   `Retry-After`.
 //! - Every login does one argon2 verification, against a fixed dummy hash when the name is
 //!   unknown, so the answer's timing does not tell which names exist.
-//! - Password hashing runs on at most [`AccountSettings::hash_permits`] threads at once, with at
+//! - Password hashing runs on [`AccountSettings::hash_threads`] dedicated threads, with at
 //!   most [`AccountSettings::hash_queue`] requests waiting; beyond that: 503 with `Retry-After`.
 //! - Session tokens are stored only as their SHA-256 (hex); a session expires after
 //!   [`AccountSettings::session_idle_ms`] without use (sliding: each use moves it on).
@@ -25,7 +25,7 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use tokio::sync::{OnceCell, Semaphore};
+use tokio::sync::OnceCell;
 
 const MINUTE_MS: u64 = 60 * 1000;
 const HOUR_MS: u64 = 60 * MINUTE_MS;
@@ -59,8 +59,8 @@ pub struct AccountSettings {
     pub registration_window_ms: u64,
     /// The most keys each throttle remembers (older ones are forgotten first).
     pub throttle_capacity: usize,
-    /// Password hashes computed at once.
-    pub hash_permits: usize,
+    /// Threads that hash and verify passwords (so, hashes computed at once).
+    pub hash_threads: usize,
     /// Requests that may wait for a hashing permit; beyond them: 503.
     pub hash_queue: usize,
     /// A session ends after this long without use.
@@ -76,7 +76,7 @@ impl Default for AccountSettings {
             registrations_per_address: 20,
             registration_window_ms: HOUR_MS,
             throttle_capacity: 10_000,
-            hash_permits: 2,
+            hash_threads: 2,
             hash_queue: 16,
             session_idle_ms: 30 * DAY_MS,
         }
@@ -259,10 +259,14 @@ impl Throttle {
     }
 }
 
-/// Bounds password hashing: `permits` at once on blocking threads, at most `limit` admitted
-/// (running or waiting).
+/// A unit of password work for the hashing threads.
+type Job = Box<dyn FnOnce() + Send>;
+
+/// Bounds password hashing: a fixed set of threads does all of it (so at most that many argon2
+/// memory blocks exist at once, and the memory each thread's allocator keeps stays bounded), and
+/// at most `limit` requests are admitted (running or waiting).
 struct HashGate {
-    permits: Arc<Semaphore>,
+    jobs: Mutex<std::sync::mpsc::Sender<Job>>,
     limit: usize,
     admitted: AtomicUsize,
     in_flight: AtomicUsize,
@@ -281,12 +285,54 @@ impl Drop for Admission {
     }
 }
 
+/// Counts one piece of work in flight while it lives.
+struct InFlight<'a>(&'a HashGate);
+
+impl<'a> InFlight<'a> {
+    fn start(gate: &'a HashGate) -> InFlight<'a> {
+        let now = gate.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+        gate.peak.fetch_max(now, Ordering::SeqCst);
+        InFlight(gate)
+    }
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        self.0.in_flight.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
 impl HashGate {
-    fn new(permits: usize, queue: usize) -> Arc<HashGate> {
-        let permits = permits.max(1);
+    /// A gate with `threads` hashing threads and room for `queue` waiting requests. The threads
+    /// end when the gate is dropped.
+    fn new(threads: usize, queue: usize) -> Arc<HashGate> {
+        let threads = threads.max(1);
+        let (tx, rx) = std::sync::mpsc::channel::<Job>();
+        let rx = Arc::new(Mutex::new(rx));
+        for i in 0..threads {
+            let rx = rx.clone();
+            let started = std::thread::Builder::new()
+                .name(format!("junqi-password-{i}"))
+                .spawn(move || loop {
+                    let job = match rx.lock() {
+                        Ok(r) => r.recv(),
+                        Err(_) => return,
+                    };
+                    match job {
+                        Ok(job) => {
+                            // A panic ends that job only (its request gets a 500), not the thread.
+                            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
+                        }
+                        Err(_) => return,
+                    }
+                });
+            if let Err(e) = started {
+                tracing::error!("starting password hashing thread {i} failed: {e}");
+            }
+        }
         Arc::new(HashGate {
-            permits: Arc::new(Semaphore::new(permits)),
-            limit: permits + queue,
+            jobs: Mutex::new(tx),
+            limit: threads + queue,
             admitted: AtomicUsize::new(0),
             in_flight: AtomicUsize::new(0),
             peak: AtomicUsize::new(0),
@@ -311,30 +357,31 @@ impl HashGate {
         Ok(Admission(self.clone()))
     }
 
-    /// Run `work` on a blocking thread once a permit is free. The permit and the admission are
-    /// held by the thread, so a request that goes away does not free them before the work ends.
+    /// Run `work` on a hashing thread once one is free. The admission travels with the work, so
+    /// a request that goes away does not free its place before the work ends.
     async fn run<T: Send + 'static>(
         self: &Arc<Self>,
         work: impl FnOnce(&HashGate) -> T + Send + 'static,
     ) -> Result<T, AccountError> {
         let admission = self.admit()?;
-        let permit = self
-            .permits
-            .clone()
-            .acquire_owned()
-            .await
-            .map_err(AccountError::internal)?;
-        let gate = self.clone();
-        tokio::task::spawn_blocking(move || {
-            let _held = (permit, admission);
-            let now = gate.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
-            gate.peak.fetch_max(now, Ordering::SeqCst);
-            let out = work(&gate);
-            gate.in_flight.fetch_sub(1, Ordering::SeqCst);
-            out
-        })
-        .await
-        .map_err(AccountError::internal)
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let job: Job = Box::new(move || {
+            let gate = admission.0.clone();
+            let out = {
+                let _counted = InFlight::start(&gate);
+                work(&gate)
+            };
+            // The place is free before the answer goes out.
+            drop(admission);
+            let _ = tx.send(out);
+        });
+        self.jobs
+            .lock()
+            .map_err(AccountError::internal)?
+            .send(job)
+            .map_err(|_| AccountError::internal("the password hashing threads stopped"))?;
+        rx.await
+            .map_err(|_| AccountError::internal("a password hashing job failed"))
     }
 
     fn work(&self) -> PasswordWork {
@@ -348,31 +395,106 @@ impl HashGate {
     }
 }
 
+/// The most argon2 memory (KiB) a stored hash may ask for: four times the default.
+const MAX_M_COST: u32 = 4 * argon2::Params::DEFAULT_M_COST;
+
+thread_local! {
+    /// The argon2 memory of this hashing thread, allocated once and reused by every hash. With a
+    /// fresh 19 MiB buffer per hash, glibc keeps the freed buffers (its mmap threshold rises
+    /// past their size), and a process grew by about 16 MB per login, never returned.
+    static BLOCKS: std::cell::RefCell<Vec<argon2::Block>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Run `f` on this thread's argon2 memory of at least `count` blocks.
+fn with_blocks<T>(count: usize, f: impl FnOnce(&mut [argon2::Block]) -> T) -> T {
+    BLOCKS.with(|b| {
+        let mut b = b.borrow_mut();
+        if b.len() < count {
+            b.resize(count, argon2::Block::default());
+        }
+        f(&mut b[..count])
+    })
+}
+
+/// Whether `password` matches the PHC string `phc` (argon2 of any variant and version the
+/// crate knows, at most [`MAX_M_COST`]), computed in this thread's reused memory and compared in
+/// constant time.
+fn argon2_verify(phc: &str, password: &str) -> bool {
+    use argon2::password_hash::{Output, PasswordHash};
+    let Ok(hash) = PasswordHash::new(phc) else {
+        return false;
+    };
+    let (Ok(algorithm), Ok(params)) = (
+        argon2::Algorithm::try_from(hash.algorithm),
+        argon2::Params::try_from(&hash),
+    ) else {
+        return false;
+    };
+    let version = match hash.version.map(argon2::Version::try_from) {
+        None => argon2::Version::default(),
+        Some(Ok(v)) => v,
+        Some(Err(_)) => return false,
+    };
+    let (Some(salt), Some(expected)) = (hash.salt, hash.hash) else {
+        return false;
+    };
+    if params.m_cost() > MAX_M_COST {
+        return false;
+    }
+    let mut salt_buf = [0u8; 64];
+    let Ok(salt) = salt.decode_b64(&mut salt_buf) else {
+        return false;
+    };
+    let count = params.block_count();
+    let ctx = argon2::Argon2::new(algorithm, version, params);
+    let mut out = [0u8; 64];
+    let out = &mut out[..expected.len()];
+    let computed = with_blocks(count, |blocks| {
+        ctx.hash_password_into_with_memory(password.as_bytes(), salt, out, blocks)
+    });
+    computed.is_ok() && Output::new(out).is_ok_and(|o| o == expected)
+}
+
+/// An argon2id PHC string of `password` with the crate's default parameters and a random salt,
+/// computed in this thread's reused memory.
+fn argon2_hash(password: &str) -> Result<String, String> {
+    use argon2::password_hash::{rand_core::OsRng, Output, ParamsString, PasswordHash, SaltString};
+    let salt = SaltString::generate(&mut OsRng);
+    let params = argon2::Params::default();
+    let (algorithm, version) = (argon2::Algorithm::default(), argon2::Version::default());
+    let ctx = argon2::Argon2::new(algorithm, version, params.clone());
+    let mut salt_buf = [0u8; 64];
+    let salt_bytes = salt
+        .as_salt()
+        .decode_b64(&mut salt_buf)
+        .map_err(|e| e.to_string())?;
+    let mut out = [0u8; argon2::Params::DEFAULT_OUTPUT_LEN];
+    with_blocks(params.block_count(), |blocks| {
+        ctx.hash_password_into_with_memory(password.as_bytes(), salt_bytes, &mut out, blocks)
+    })
+    .map_err(|e| e.to_string())?;
+    let phc = PasswordHash {
+        algorithm: algorithm.ident(),
+        version: Some(version.into()),
+        params: ParamsString::try_from(&params).map_err(|e| e.to_string())?,
+        salt: Some(salt.as_salt()),
+        hash: Some(Output::new(&out).map_err(|e| e.to_string())?),
+    };
+    Ok(phc.to_string())
+}
+
 /// Verify `password` against `stored`, or against the dummy hash when there is no account: the
 /// one function every login calls, so both paths do the same work. True only for a real account
 /// whose hash matches.
 fn check_password(gate: &HashGate, stored: Option<&str>, password: &str) -> bool {
-    use argon2::password_hash::{PasswordHash, PasswordVerifier};
     gate.verifications.fetch_add(1, Ordering::SeqCst);
-    let phc = stored.unwrap_or(DUMMY_HASH);
-    let ok = PasswordHash::new(phc)
-        .map(|h| {
-            argon2::Argon2::default()
-                .verify_password(password.as_bytes(), &h)
-                .is_ok()
-        })
-        .unwrap_or(false);
+    let ok = argon2_verify(stored.unwrap_or(DUMMY_HASH), password);
     ok && stored.is_some()
 }
 
 fn hash_password(gate: &HashGate, password: &str) -> Result<String, String> {
-    use argon2::password_hash::{rand_core::OsRng, PasswordHasher, SaltString};
     gate.hashes.fetch_add(1, Ordering::SeqCst);
-    let salt = SaltString::generate(&mut OsRng);
-    argon2::Argon2::default()
-        .hash_password(password.as_bytes(), &salt)
-        .map(|h| h.to_string())
-        .map_err(|e| e.to_string())
+    argon2_hash(password)
 }
 
 /// The SHA-256 of a session token in hex: what the database keeps instead of the token.
@@ -429,7 +551,7 @@ impl Accounts {
                 s.registration_window_ms,
                 s.throttle_capacity,
             ),
-            gate: HashGate::new(s.hash_permits, s.hash_queue),
+            gate: HashGate::new(s.hash_threads, s.hash_queue),
             upgraded: OnceCell::new(),
             next_sweep_ms: AtomicU64::new(0),
             settings: s,
@@ -1013,6 +1135,57 @@ mod tests {
             r.await.unwrap().unwrap();
         }
         assert_eq!(gate.work().peak_in_flight, 1);
+    }
+
+    #[test]
+    fn hashes_agree_with_the_argon2_crate() {
+        use argon2::password_hash::{
+            rand_core::OsRng, PasswordHash, PasswordHasher, PasswordVerifier, SaltString,
+        };
+        let ours = argon2_hash("correct horse 1").unwrap();
+        assert!(
+            ours.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"),
+            "{ours}"
+        );
+        let parsed = PasswordHash::new(&ours).unwrap();
+        assert!(argon2::Argon2::default()
+            .verify_password(b"correct horse 1", &parsed)
+            .is_ok());
+        assert!(argon2::Argon2::default()
+            .verify_password(b"correct horse 2", &parsed)
+            .is_err());
+        let theirs = argon2::Argon2::default()
+            .hash_password(b"battery staple", &SaltString::generate(&mut OsRng))
+            .unwrap()
+            .to_string();
+        assert!(argon2_verify(&theirs, "battery staple"));
+        assert!(!argon2_verify(&theirs, "battery stapler"));
+        assert!(!argon2_verify("not a hash", "x"));
+        // A stored hash asking for more memory than allowed is refused, not computed.
+        let greedy = argon2::Argon2::new(
+            argon2::Algorithm::Argon2id,
+            argon2::Version::V0x13,
+            argon2::Params::new(MAX_M_COST + 8, 1, 1, None).unwrap(),
+        );
+        let big = PasswordHash::generate(greedy, "x", &SaltString::generate(&mut OsRng))
+            .unwrap()
+            .to_string();
+        assert!(!argon2_verify(&big, "x"));
+    }
+
+    #[test]
+    fn a_thread_reuses_its_argon2_memory() {
+        std::thread::spawn(|| {
+            let count = argon2::Params::default().block_count();
+            let first = with_blocks(count, |b| b.as_ptr() as usize);
+            for _ in 0..3 {
+                assert!(!argon2_verify(DUMMY_HASH, "x"));
+                let _ = argon2_hash("correct horse 1").unwrap();
+                assert_eq!(with_blocks(count, |b| b.as_ptr() as usize), first);
+            }
+        })
+        .join()
+        .unwrap();
     }
 
     #[test]

@@ -519,7 +519,7 @@ async fn every_login_does_one_password_verification() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn password_hashing_runs_on_a_bounded_number_of_threads() {
     let ts = start_with(|c| {
-        c.settings.accounts.hash_permits = 2;
+        c.settings.accounts.hash_threads = 2;
         c.settings.accounts.hash_queue = 64;
     })
     .await;
@@ -556,7 +556,7 @@ async fn password_hashing_runs_on_a_bounded_number_of_threads() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_full_hashing_queue_answers_503() {
     let ts = start_with(|c| {
-        c.settings.accounts.hash_permits = 1;
+        c.settings.accounts.hash_threads = 1;
         c.settings.accounts.hash_queue = 1;
     })
     .await;
