@@ -80,7 +80,7 @@ export class AccountView {
       loginForm.addEventListener('submit', (e) => { e.preventDefault(); this.submit('login', loginForm); });
       const registerForm = h('form', { class: 'card account-form', id: 'register-form' },
         h('h2', {}, t('account.register')),
-        field(t('account.name'), { name: 'name', type: 'text', autocomplete: 'username', required: true, minlength: 3, maxlength: 24, pattern: '[A-Za-z0-9_\\-]{3,24}' }, t('account.nameRule')),
+        field(t('account.name'), { name: 'name', type: 'text', autocomplete: 'username', required: true, minlength: 2, maxlength: 48 }, t('account.nameRule')),
         field(t('account.password'), { name: 'password', type: 'password', autocomplete: 'new-password', required: true, minlength: 8 }, t('account.passwordRule')),
         field(t('account.password2'), { name: 'password2', type: 'password', autocomplete: 'new-password', required: true, minlength: 8 }),
         h('div', { class: 'buttons' }, h('button', { type: 'submit', class: 'primary', id: 'register-submit' }, t('account.register'))));

@@ -9,7 +9,19 @@ import { roleName } from './roles.js';
 import * as D from './deploy.js';
 import { describeEntry, describeOutcome, lastMoveOf, fallen } from './events.js';
 import { serverMessage } from './errors.js';
-import { playerLink, seatLinkKey } from './player.js';
+import { seatLinkKey } from './player.js';
+
+/**
+ * The badge of a seat from what the server says it is (`kind`, `player.guest`), never from the
+ * name: 「电脑」 for a bot, 「游客」 for a guest, none for a registered player or an empty seat.
+ */
+export function kindBadge(info) {
+  if (info?.kind === 'bot') return h('span', { class: 'kind-badge bot', 'data-kind': 'bot' }, t('seat.kind.bot'));
+  if (info?.kind === 'human' && info.player?.guest === true) {
+    return h('span', { class: 'kind-badge guest', 'data-kind': 'guest' }, t('seat.kind.guest'));
+  }
+  return null;
+}
 
 const LAST_LAYOUT = 'junqi.lastLayout';
 
@@ -500,9 +512,9 @@ export class TableView {
       const row = h('div', { class: `seat-row${toMove ? ' to-move' : ''}${out ? ' out' : ''}`, 'data-seat': seat },
         h('span', { class: 'dot', style: { background: SEAT_COLOURS[this.board][seat] } }),
         h('strong', {}, seatName(this.board, seat)),
+        kindBadge(info),
         h('span', { class: 'name' },
-          info.kind === 'empty' ? t('seat.empty') : info.name ? playerLink(info.name, { 'data-player': info.name, target: s.status === 'playing' ? '_blank' : null },
-            info.player ? seatLinkKey(info) : seat === s.seat && s.player?.guest && s.player.name === info.name ? s.player.id : info.name) : '',
+          info.kind === 'empty' ? t('seat.empty') : this.seatLink(info, seat),
           seat === s.seat ? t('seat.you') : '',
           info.kind === 'human' && info.connected === false ? ` · ${t('seat.offline')}` : ''),
       );
@@ -525,6 +537,24 @@ export class TableView {
       el.append(row);
     }
     if (s.table?.spectators) el.append(h('div', { class: 'muted' }, t('table.spectators', { n: s.table.spectators })));
+  }
+
+  /**
+   * The link to a seated player's page. A bot seat (`kind: 'bot'`, named `bot:<bot>` by the
+   * server) shows its level in words; a person's name is shown exactly as chosen, so that no name
+   * can make a person look like the computer (the badge of `kindBadge` says who is who).
+   */
+  seatLink(info, seat) {
+    const s = this.s;
+    if (!info.name) return '';
+    const attrs = { class: 'player-link', 'data-player': info.name, target: s.status === 'playing' ? '_blank' : null };
+    if (info.kind === 'bot') {
+      const bot = String(info.name).replace(/^bot:/, '');
+      const label = t(`bot.${bot}`);
+      return h('a', { href: `#/player/${encodeURIComponent(info.name)}`, ...attrs }, label === `bot.${bot}` ? bot : label);
+    }
+    const key = info.player ? seatLinkKey(info) : seat === s.seat && s.player?.guest && s.player.name === info.name ? s.player.id : info.name;
+    return h('a', { href: `#/player/${encodeURIComponent(key)}`, ...attrs }, String(info.name));
   }
 
   tick() {

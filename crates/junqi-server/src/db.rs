@@ -74,10 +74,12 @@ pub struct Db {
 
 const MIGRATIONS_SQLITE: &[(i64, &str)] = &[
     (1, include_str!("../migrations/sqlite/0001_init.sql")),
+    (2, include_str!("../migrations/sqlite/0002_accounts.sql")),
     (3, include_str!("../migrations/sqlite/0003_table_state.sql")),
 ];
 const MIGRATIONS_POSTGRES: &[(i64, &str)] = &[
     (1, include_str!("../migrations/postgres/0001_init.sql")),
+    (2, include_str!("../migrations/postgres/0002_accounts.sql")),
     (
         3,
         include_str!("../migrations/postgres/0003_table_state.sql"),

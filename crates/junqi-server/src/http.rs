@@ -404,11 +404,16 @@ async fn guest(State(app): State<Arc<App>>, body: Bytes) -> Reply {
     let (p, s) = app
         .new_guest(v["name"].as_str())
         .await
-        .map_err(|e| err(500, e))?;
+        .map_err(IntoResponse::into_response)?;
     ok(json!({"player": p.to_json(), "session": s}))
 }
 
-async fn register(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) -> Reply {
+async fn register(
+    State(app): State<Arc<App>>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Reply {
     let v = body_json(&body)?;
     let (name, pw) = (
         v["name"].as_str().unwrap_or(""),
@@ -417,19 +422,26 @@ async fn register(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) 
     // From a guest session the guest becomes the account (same id, games and ratings).
     let guest = session_player(&app, &headers).await.filter(|p| p.guest);
     let (p, s) = app
-        .register(name, pw, guest.as_ref())
+        .register(name, pw, guest.as_ref(), client.ip())
         .await
-        .map_err(|(c, e)| err(c, e))?;
+        .map_err(IntoResponse::into_response)?;
     ok(json!({"player": p.to_json(), "session": s}))
 }
 
-async fn login(State(app): State<Arc<App>>, body: Bytes) -> Reply {
+async fn login(
+    State(app): State<Arc<App>>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    body: Bytes,
+) -> Reply {
     let v = body_json(&body)?;
     let (name, pw) = (
         v["name"].as_str().unwrap_or(""),
         v["password"].as_str().unwrap_or(""),
     );
-    let (p, s) = app.login(name, pw).await.map_err(|(c, e)| err(c, e))?;
+    let (p, s) = app
+        .login(name, pw, client.ip())
+        .await
+        .map_err(IntoResponse::into_response)?;
     ok(json!({"player": p.to_json(), "session": s}))
 }
 
@@ -440,7 +452,9 @@ async fn logout(State(app): State<Arc<App>>, headers: HeaderMap) -> Reply {
         .and_then(|a| a.strip_prefix("Bearer "))
         .map(|t| t.trim().to_string())
         .ok_or_else(|| err(401, "no session"))?;
-    app.logout(&token).await.map_err(|e| err(500, e))?;
+    app.logout(&token)
+        .await
+        .map_err(IntoResponse::into_response)?;
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 

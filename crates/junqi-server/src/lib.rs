@@ -14,6 +14,7 @@
 
 #![warn(missing_docs)]
 
+pub mod accounts;
 pub mod app;
 pub mod client;
 pub mod clock;
@@ -22,6 +23,7 @@ pub mod db;
 pub mod error;
 mod http;
 pub mod limits;
+pub mod names;
 pub mod protocol;
 pub mod rating;
 pub mod registry;
@@ -87,7 +89,7 @@ pub struct Server {
     pub app: Arc<App>,
     task: tokio::task::JoinHandle<()>,
     /// The lock on the data directory, held while the server runs.
-    _lock: Option<datadir::DirLock>,
+    lock: std::sync::Mutex<Option<datadir::DirLock>>,
 }
 
 impl Server {
@@ -101,9 +103,12 @@ impl Server {
         let _ = self.task.await;
     }
 
-    /// Stop accepting connections (tests).
+    /// Stop accepting connections and let the data directory go, as a crash would (tests).
     pub fn abort(&self) {
         self.task.abort();
+        if let Ok(mut l) = self.lock.lock() {
+            l.take();
+        }
     }
 }
 
@@ -130,7 +135,7 @@ pub async fn start(config: Config) -> anyhow::Result<Server> {
         addr,
         app,
         task,
-        _lock: lock,
+        lock: std::sync::Mutex::new(lock),
     })
 }
 

@@ -30,6 +30,8 @@ pub struct Settings {
     pub idle_timeout_ms: u64,
     /// When the SQLite write-ahead log passes this many bytes it is checkpointed and truncated.
     pub wal_limit_bytes: u64,
+    /// Limits of the account endpoints (throttles, password hashing, session lifetime).
+    pub accounts: crate::accounts::AccountSettings,
 }
 
 impl Default for Settings {
@@ -48,6 +50,7 @@ impl Default for Settings {
             ping_interval_ms: 10_000,
             idle_timeout_ms: 25_000,
             wal_limit_bytes: 32 * 1024 * 1024,
+            accounts: Default::default(),
         }
     }
 }

@@ -223,9 +223,7 @@ impl Table {
         let Some(game) = self.game.as_mut() else {
             return Err(Refusal::NotStarted);
         };
-        let events = game
-            .apply(entry)
-            .map_err(Refusal::Illegal)?;
+        let events = game.apply(entry).map_err(Refusal::Illegal)?;
         let topo = game.record().topology();
         let entry_text = entry.to_text(topo);
         let v = game.record().entries.len() as u64;
