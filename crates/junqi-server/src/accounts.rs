@@ -15,12 +15,9 @@
 
 use crate::app::{random_id, App, Player, ID_ALPHABET};
 use crate::db::{col_i64, col_opt_str, col_str, Backend, Stmt};
+use crate::error::{Refusal, ThrottleKind, PASSWORD_MAX, PASSWORD_MIN};
 use crate::names;
 use crate::secret::random_token;
-use axum::http::{header, HeaderValue, StatusCode};
-use axum::response::{IntoResponse, Response};
-use axum::Json;
-use serde_json::json;
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -83,62 +80,16 @@ impl Default for AccountSettings {
     }
 }
 
-/// A refused account request: the HTTP status, what is wrong, and for 429 and 503 when to try
-/// again.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AccountError {
-    /// The HTTP status (400, 401, 409, 429, 500, 503).
-    pub status: u16,
-    /// What is wrong, in words.
-    pub message: String,
-    /// Seconds until a retry may succeed (the `Retry-After` header).
-    pub retry_after_secs: Option<u64>,
+/// An internal failure of an account request (500).
+fn internal(message: impl std::fmt::Display) -> Refusal {
+    Refusal::Internal(message.to_string())
 }
 
-impl AccountError {
-    fn new(status: u16, message: impl Into<String>) -> AccountError {
-        AccountError {
-            status,
-            message: message.into(),
-            retry_after_secs: None,
-        }
-    }
-    fn internal(message: impl std::fmt::Display) -> AccountError {
-        AccountError::new(500, format!("internal error: {message}"))
-    }
-    fn too_many(what: &str, retry_ms: u64) -> AccountError {
-        let secs = retry_ms.div_ceil(1000).max(1);
-        AccountError {
-            status: 429,
-            message: format!("too many {what}; try again in {secs} seconds"),
-            retry_after_secs: Some(secs),
-        }
-    }
-}
-
-impl std::fmt::Display for AccountError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for AccountError {}
-
-impl From<AccountError> for String {
-    fn from(e: AccountError) -> String {
-        e.message
-    }
-}
-
-impl IntoResponse for AccountError {
-    fn into_response(self) -> Response {
-        let code = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        let mut r = (code, Json(json!({"error": self.message}))).into_response();
-        if let Some(s) = self.retry_after_secs {
-            r.headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from(s));
-        }
-        r
+/// A throttled request (429 with `Retry-After`, in whole seconds, at least 1).
+fn throttled(what: ThrottleKind, retry_ms: u64) -> Refusal {
+    Refusal::Throttled {
+        what,
+        retry_after: retry_ms.div_ceil(1000).max(1),
     }
 }
 
@@ -343,16 +294,11 @@ impl HashGate {
     }
 
     /// Admit one request or refuse it (503) when `limit` are already admitted.
-    fn admit(self: &Arc<Self>) -> Result<Admission, AccountError> {
+    fn admit(self: &Arc<Self>) -> Result<Admission, Refusal> {
         if self.admitted.fetch_add(1, Ordering::SeqCst) >= self.limit {
             self.admitted.fetch_sub(1, Ordering::SeqCst);
             self.busy.fetch_add(1, Ordering::Relaxed);
-            return Err(AccountError {
-                status: 503,
-                message: "the server is busy checking other passwords; try again in a few seconds"
-                    .into(),
-                retry_after_secs: Some(2),
-            });
+            return Err(Refusal::HashingBusy { retry_after: 2 });
         }
         Ok(Admission(self.clone()))
     }
@@ -362,7 +308,7 @@ impl HashGate {
     async fn run<T: Send + 'static>(
         self: &Arc<Self>,
         work: impl FnOnce(&HashGate) -> T + Send + 'static,
-    ) -> Result<T, AccountError> {
+    ) -> Result<T, Refusal> {
         let admission = self.admit()?;
         let (tx, rx) = tokio::sync::oneshot::channel();
         let job: Job = Box::new(move || {
@@ -377,11 +323,11 @@ impl HashGate {
         });
         self.jobs
             .lock()
-            .map_err(AccountError::internal)?
+            .map_err(internal)?
             .send(job)
-            .map_err(|_| AccountError::internal("the password hashing threads stopped"))?;
+            .map_err(|_| internal("the password hashing threads stopped"))?;
         rx.await
-            .map_err(|_| AccountError::internal("a password hashing job failed"))
+            .map_err(|_| internal("a password hashing job failed"))
     }
 
     fn work(&self) -> PasswordWork {
@@ -578,13 +524,13 @@ impl App {
     /// session tokens kept in clear (`junqi_sessions_legacy`), and give registered players the
     /// key of the name policy, oldest first. A player whose new key an older player already has
     /// keeps `legacy:<id>` as its key and logs in by its exact name (see [`App::login`]).
-    async fn accounts_ready(&self) -> Result<(), AccountError> {
+    async fn accounts_ready(&self) -> Result<(), Refusal> {
         self.accounts
             .upgraded
             .get_or_try_init(|| async {
-                self.upgrade_accounts().await.map_err(|e| {
-                    AccountError::internal(format!("bringing accounts up to date: {e}"))
-                })
+                self.upgrade_accounts()
+                    .await
+                    .map_err(|e| internal(format!("bringing accounts up to date: {e}")))
             })
             .await
             .map(|_| ())
@@ -735,7 +681,7 @@ impl App {
         })
     }
 
-    async fn new_session(&self, player_id: &str) -> Result<String, AccountError> {
+    async fn new_session(&self, player_id: &str) -> Result<String, Refusal> {
         let token = random_token(24);
         let now = self.now() as i64;
         self.db
@@ -749,12 +695,12 @@ impl App {
                 ],
             )
             .await
-            .map_err(AccountError::internal)?;
+            .map_err(internal)?;
         Ok(token)
     }
 
     /// Whether a registered player has this name key.
-    async fn key_taken(&self, key: &str) -> Result<Option<String>, AccountError> {
+    async fn key_taken(&self, key: &str) -> Result<Option<String>, Refusal> {
         Ok(self
             .db
             .fetch_opt(
@@ -762,26 +708,23 @@ impl App {
                 vec![key.into()],
             )
             .await
-            .map_err(AccountError::internal)?
+            .map_err(internal)?
             .map(|r| col_str(&r, 0)))
     }
 
     /// A new guest player and its session. A chosen name follows the name policy and may not be
     /// a registered player's name (400 with the reason); without one the guest is `Guest-NNNN`.
-    pub async fn new_guest(&self, name: Option<&str>) -> Result<(Player, String), AccountError> {
+    pub async fn new_guest(&self, name: Option<&str>) -> Result<(Player, String), Refusal> {
         self.accounts_ready().await?;
         let shown = match name.map(str::trim).filter(|n| !n.is_empty()) {
             None => format!("Guest-{}", random_id(4, b"0123456789")),
             Some(n) => {
-                let checked = names::check(n).map_err(|e| AccountError::new(400, e.to_string()))?;
+                let checked = names::check(n)?;
                 if let Some(owner) = self.key_taken(&checked.key).await? {
-                    return Err(AccountError::new(
-                        400,
-                        format!(
-                            "the name {} is the registered player {owner}'s name; choose another or log in",
-                            checked.display
-                        ),
-                    ));
+                    return Err(Refusal::NameRegistered {
+                        name: checked.display,
+                        owner,
+                    });
                 }
                 checked.display
             }
@@ -794,7 +737,7 @@ impl App {
                 vec![id.clone().into(), shown.clone().into(), key.into(), (self.now() as i64).into()],
             )
             .await
-            .map_err(AccountError::internal)?;
+            .map_err(internal)?;
         let session = self.new_session(&id).await?;
         Ok((
             Player {
@@ -816,28 +759,19 @@ impl App {
         password: &str,
         from_guest: Option<&Player>,
         client: IpAddr,
-    ) -> Result<(Player, String), AccountError> {
+    ) -> Result<(Player, String), Refusal> {
         self.accounts_ready().await?;
         let acc = &self.accounts;
         acc.register_by_address
             .take(&address_key(client), self.now())
-            .map_err(|ms| AccountError::too_many("registrations from your network address", ms))?;
-        let checked = names::check(name).map_err(|e| AccountError::new(400, e.to_string()))?;
-        if password.chars().count() < 8 || password.len() > 256 {
-            return Err(AccountError::new(400, "a password has 8 to 256 characters"));
+            .map_err(|ms| throttled(ThrottleKind::RegistrationsPerAddress, ms))?;
+        let checked = names::check(name)?;
+        if password.chars().count() < PASSWORD_MIN || password.len() > PASSWORD_MAX {
+            return Err(Refusal::BadPassword);
         }
-        let taken = |owner: &str| {
-            AccountError::new(
-                409,
-                if owner == checked.display {
-                    format!("the name {owner} is taken")
-                } else {
-                    format!(
-                        "the name {} is taken: it is the same name as {owner}",
-                        checked.display
-                    )
-                },
-            )
+        let taken = |owner: &str| Refusal::NameTaken {
+            name: checked.display.clone(),
+            owner: owner.to_string(),
         };
         if let Some(owner) = self.key_taken(&checked.key).await? {
             return Err(taken(&owner));
@@ -847,7 +781,7 @@ impl App {
             .gate
             .run(move |g| hash_password(g, &pw))
             .await?
-            .map_err(AccountError::internal)?;
+            .map_err(internal)?;
         let display = checked.display.clone();
         let id = match from_guest {
             Some(g) => {
@@ -884,7 +818,7 @@ impl App {
     }
 
     /// End a session (its row is deleted by the token's hash).
-    pub async fn logout(&self, token: &str) -> Result<(), AccountError> {
+    pub async fn logout(&self, token: &str) -> Result<(), Refusal> {
         self.accounts_ready().await?;
         self.db
             .write1(
@@ -892,12 +826,12 @@ impl App {
                 vec![token_hash(token).into()],
             )
             .await
-            .map_err(AccountError::internal)
+            .map_err(internal)
     }
 
     /// The registered player a login name means: the player with its key, unless a player kept
     /// from before the name policy (whose key was another's) has exactly this name.
-    async fn login_candidate(&self, name: &str) -> Result<Option<Found>, AccountError> {
+    async fn login_candidate(&self, name: &str) -> Result<Option<Found>, Refusal> {
         let key = names::name_key(name);
         let typed = names::normalise(name).to_lowercase();
         let by_key = self
@@ -907,7 +841,7 @@ impl App {
                 vec![key.into()],
             )
             .await
-            .map_err(AccountError::internal)?
+            .map_err(internal)?
             .map(|r| found(&r));
         let kept = self
             .db
@@ -917,7 +851,7 @@ impl App {
                 vec![],
             )
             .await
-            .map_err(AccountError::internal)?;
+            .map_err(internal)?;
         let exact = kept
             .iter()
             .map(found)
@@ -938,8 +872,8 @@ impl App {
         name: &str,
         password: &str,
         client: IpAddr,
-    ) -> Result<(Player, String), AccountError> {
-        let bad = || AccountError::new(401, "wrong name or password");
+    ) -> Result<(Player, String), Refusal> {
+        let bad = || Refusal::WrongPassword;
         if name.len() > 64 || password.len() > 256 {
             return Err(bad());
         }
@@ -950,10 +884,10 @@ impl App {
         let account = names::name_key(name);
         acc.login_by_address
             .take(&address, now)
-            .map_err(|ms| AccountError::too_many("failed logins from your network address", ms))?;
+            .map_err(|ms| throttled(ThrottleKind::LoginsPerAddress, ms))?;
         if let Err(ms) = acc.login_by_name.take(&account, now) {
             acc.login_by_address.refund(&address);
-            return Err(AccountError::too_many("failed logins for this name", ms));
+            return Err(throttled(ThrottleKind::LoginsPerName, ms));
         }
         let refund = || {
             acc.login_by_address.refund(&address);
@@ -1001,7 +935,7 @@ impl App {
         if name.len() > 64 {
             return Ok(None);
         }
-        self.accounts_ready().await.map_err(|e| e.message)?;
+        self.accounts_ready().await.map_err(|e| e.to_string())?;
         let by_id = self
             .db
             .fetch_opt(
@@ -1012,7 +946,10 @@ impl App {
             .map(|r| found(&r));
         let f = match by_id {
             Some(f) => Some(f),
-            None => self.login_candidate(name).await.map_err(|e| e.message)?,
+            None => self
+                .login_candidate(name)
+                .await
+                .map_err(|e| e.to_string())?,
         };
         Ok(f.map(|f| Player {
             id: f.id,
@@ -1111,8 +1048,9 @@ mod tests {
         // Three admitted (one running, two waiting): the fourth is refused at once.
         let held: Vec<Admission> = (0..3).map(|_| gate.admit().unwrap()).collect();
         let e = gate.admit().err().expect("refused");
-        assert_eq!(e.status, 503);
-        assert_eq!(e.retry_after_secs, Some(2));
+        assert_eq!(e.status(), axum::http::StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(e.code(), "account.hashing_busy");
+        assert_eq!(e.retry_after(), Some(2));
         assert_eq!(gate.work().refused_busy, 1);
         drop(held);
         assert!(gate.admit().is_ok(), "room again once they are done");

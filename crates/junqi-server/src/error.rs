@@ -40,6 +40,11 @@ pub enum Refusal {
     NoCode,
     /// No finished game has this id.
     NoGame,
+    /// `GET /api/boards/{board}` of a board that does not exist.
+    NoBoard {
+        /// The board asked for.
+        board: String,
+    },
     /// A record asked for before its game is over.
     RecordLater,
     /// A seat token that belongs to no seat of the table.
@@ -135,6 +140,80 @@ pub enum Refusal {
     Busy,
     /// Something inside the server failed.
     Internal(String),
+    /// A login with a wrong name or password (the same answer for an unknown name).
+    WrongPassword,
+    /// A name (or a look-alike of it) that a registered player has: `name` as asked, `owner`
+    /// the registered player's name.
+    NameTaken {
+        /// The name asked for (as shown, NFKC).
+        name: String,
+        /// The registered player's name.
+        owner: String,
+    },
+    /// A guest name that is (or looks like) a registered player's name.
+    NameRegistered {
+        /// The name asked for (as shown, NFKC).
+        name: String,
+        /// The registered player's name.
+        owner: String,
+    },
+    /// A name the name policy refuses (its own `name.*` code and args).
+    BadName(crate::names::NameError),
+    /// A password not of [`PASSWORD_MIN`] to [`PASSWORD_MAX`] characters.
+    BadPassword,
+    /// Too many attempts of one kind (a login or registration throttle).
+    Throttled {
+        /// Which throttle.
+        what: ThrottleKind,
+        /// When to try again, in seconds.
+        retry_after: u64,
+    },
+    /// The password hashing queue is full.
+    HashingBusy {
+        /// When to try again, in seconds.
+        retry_after: u64,
+    },
+    /// A request that needs a session and has no `Authorization: Bearer` token.
+    NoSession,
+    /// A session token that is unknown or expired (or none).
+    BadSession,
+    /// No player has this name (or id).
+    NoPlayer,
+}
+
+/// The fewest characters of a password.
+pub const PASSWORD_MIN: usize = 8;
+/// The most bytes of a password.
+pub const PASSWORD_MAX: usize = 256;
+
+/// The account throttles ([`Refusal::Throttled`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThrottleKind {
+    /// Registration attempts from one network address.
+    RegistrationsPerAddress,
+    /// Failed logins from one network address.
+    LoginsPerAddress,
+    /// Failed logins for one account name.
+    LoginsPerName,
+}
+
+impl ThrottleKind {
+    /// The name in `args.what`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ThrottleKind::RegistrationsPerAddress => "registrations_per_address",
+            ThrottleKind::LoginsPerAddress => "logins_per_address",
+            ThrottleKind::LoginsPerName => "logins_per_name",
+        }
+    }
+
+    fn words(self) -> &'static str {
+        match self {
+            ThrottleKind::RegistrationsPerAddress => "registrations from your network address",
+            ThrottleKind::LoginsPerAddress => "failed logins from your network address",
+            ThrottleKind::LoginsPerName => "failed logins for this name",
+        }
+    }
 }
 
 impl Refusal {
@@ -152,6 +231,7 @@ impl Refusal {
             NoTable => "table.not_found",
             NoCode => "table.code_not_found",
             NoGame => "game.not_found",
+            NoBoard { .. } => "board.not_found",
             RecordLater => "game.record_later",
             UnknownSeatToken => "table.unknown_seat_token",
             NoMode { .. } => "setup.no_mode",
@@ -184,6 +264,16 @@ impl Refusal {
             StoreFailed => "server.store_failed",
             Busy => "server.busy",
             Internal(_) => "server.internal",
+            WrongPassword => "account.wrong_password",
+            NameTaken { .. } => "account.name_taken",
+            NameRegistered { .. } => "account.name_registered",
+            BadName(e) => e.code(),
+            BadPassword => "account.bad_password",
+            Throttled { .. } => "account.throttled",
+            HashingBusy { .. } => "account.hashing_busy",
+            NoSession => "account.no_session",
+            BadSession => "account.bad_session",
+            NoPlayer => "player.not_found",
         }
     }
 
@@ -194,10 +284,20 @@ impl Refusal {
             BadRequest(d) | BadRules(d) | BadAction(d) | Internal(d) => json!({"detail": d}),
             Deployment(e) => Value::Object(e.args()),
             Illegal(e) => Value::Object(e.args()),
+            BadName(e) => Value::Object(e.args()),
+            NameTaken { name, owner } | NameRegistered { name, owner } => {
+                json!({"name": name, "owner": owner})
+            }
+            BadPassword => json!({"min": PASSWORD_MIN, "max": PASSWORD_MAX}),
+            Throttled { what, retry_after } => {
+                json!({"what": what.name(), "retry_after": retry_after})
+            }
+            HashingBusy { retry_after } => json!({"retry_after": retry_after}),
             FrameTooLarge { limit } | BodyTooLarge { limit } => json!({"limit": limit}),
             RateLimited { retry_after } => json!({"retry_after": retry_after}),
             NoMode { mode, board } => json!({"mode": mode, "board": board}),
             BadSeconds { field } => json!({"field": field}),
+            NoBoard { board } => json!({"board": board}),
             SeatMissing { seat, seats } => json!({"seat": seat, "max": seats.saturating_sub(1)}),
             UnknownBot { name } => json!({"name": name, "bots": junqi_ai::bot_names()}),
             TooManyTables { limit } => json!({"limit": limit}),
@@ -216,13 +316,27 @@ impl Refusal {
     pub fn status(&self) -> StatusCode {
         use Refusal::*;
         match self {
-            NoTable | NoCode | NoGame => StatusCode::NOT_FOUND,
+            NoTable | NoCode | NoGame | NoBoard { .. } | NoPlayer => StatusCode::NOT_FOUND,
             RecordLater | HostOnly | Watching => StatusCode::FORBIDDEN,
+            WrongPassword | NoSession | BadSession => StatusCode::UNAUTHORIZED,
+            NameTaken { .. } => StatusCode::CONFLICT,
             BodyTooLarge { .. } | FrameTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
-            RateLimited { .. } | TooManyTables { .. } => StatusCode::TOO_MANY_REQUESTS,
-            Busy => StatusCode::SERVICE_UNAVAILABLE,
+            RateLimited { .. } | TooManyTables { .. } | Throttled { .. } => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
+            Busy | HashingBusy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             StoreFailed | Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             _ => StatusCode::BAD_REQUEST,
+        }
+    }
+
+    /// Seconds until a retry may succeed (the `Retry-After` header), for the refusals that say.
+    pub fn retry_after(&self) -> Option<u64> {
+        match self {
+            Refusal::RateLimited { retry_after }
+            | Refusal::Throttled { retry_after, .. }
+            | Refusal::HashingBusy { retry_after } => Some(*retry_after),
+            _ => None,
         }
     }
 
@@ -251,6 +365,10 @@ impl fmt::Display for Refusal {
             NoTable => write!(f, "no such table"),
             NoCode => write!(f, "no table has this code"),
             NoGame => write!(f, "no such game"),
+            NoBoard { board } => write!(
+                f,
+                "unknown board {board:?} (expected two_player or four_player)"
+            ),
             RecordLater => write!(f, "the record is published once the game is over"),
             UnknownSeatToken => write!(f, "unknown seat token: you are watching"),
             NoMode { mode, board } => write!(f, "mode {mode} does not exist on the {board} board"),
@@ -311,27 +429,60 @@ impl fmt::Display for Refusal {
             StoreFailed => write!(f, "the server could not store this; try again"),
             Busy => write!(f, "the server is busy: try again in a moment"),
             Internal(d) => write!(f, "internal error: {d}"),
+            WrongPassword => write!(f, "wrong name or password"),
+            NameTaken { name, owner } if name == owner => write!(f, "the name {owner} is taken"),
+            NameTaken { name, owner } => write!(
+                f,
+                "the name {name} is taken: it is the same name as {owner}"
+            ),
+            NameRegistered { name, owner } => write!(
+                f,
+                "the name {name} is the registered player {owner}'s name; choose another or log in"
+            ),
+            BadName(e) => write!(f, "{e}"),
+            BadPassword => write!(
+                f,
+                "a password has {PASSWORD_MIN} to {PASSWORD_MAX} characters"
+            ),
+            Throttled { what, retry_after } => write!(
+                f,
+                "too many {}; try again in {retry_after} seconds",
+                what.words()
+            ),
+            HashingBusy { .. } => write!(
+                f,
+                "the server is busy checking other passwords; try again in a few seconds"
+            ),
+            NoSession => write!(f, "no session"),
+            BadSession => write!(f, "no valid session"),
+            NoPlayer => write!(f, "no such player"),
         }
     }
 }
 
 impl std::error::Error for Refusal {}
 
-/// A refusal answered over HTTP: the status and `{"error", "code", "args"}`; a rate limit also
-/// gets `Retry-After`.
+/// A refusal answered over HTTP: the status and `{"error", "code", "args"}`; a rate limit, a
+/// throttle and a full hashing queue also get `Retry-After`.
 impl IntoResponse for Refusal {
     fn into_response(self) -> Response {
         let status = self.status();
         let body = axum::Json(self.to_json("error"));
-        match self {
-            Refusal::RateLimited { retry_after } => (
+        match self.retry_after() {
+            Some(secs) => (
                 status,
-                [(axum::http::header::RETRY_AFTER, retry_after.to_string())],
+                [(axum::http::header::RETRY_AFTER, secs.to_string())],
                 body,
             )
                 .into_response(),
-            _ => (status, body).into_response(),
+            None => (status, body).into_response(),
         }
+    }
+}
+
+impl From<crate::names::NameError> for Refusal {
+    fn from(e: crate::names::NameError) -> Refusal {
+        Refusal::BadName(e)
     }
 }
 
@@ -361,6 +512,41 @@ mod tests {
         assert_eq!(f["args"]["seat"], 2);
         assert_eq!(f["reason"], "it is seat 2's turn, not yours");
         assert_eq!(f["id"], 7);
+    }
+
+    #[test]
+    fn account_refusals_keep_their_texts_and_say_when_to_retry() {
+        let t = Refusal::Throttled {
+            what: ThrottleKind::LoginsPerName,
+            retry_after: 9,
+        };
+        assert_eq!(t.code(), "account.throttled");
+        assert_eq!(
+            t.to_json("error"),
+            json!({"error": "too many failed logins for this name; try again in 9 seconds",
+                   "code": "account.throttled", "args": {"what": "logins_per_name", "retry_after": 9}})
+        );
+        let r = t.into_response();
+        assert_eq!(r.status(), StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(r.headers()[axum::http::header::RETRY_AFTER], "9");
+        let taken = |name: &str| Refusal::NameTaken {
+            name: name.into(),
+            owner: "alice".into(),
+        };
+        assert_eq!(taken("alice").to_string(), "the name alice is taken");
+        assert_eq!(
+            taken("ALICE").to_string(),
+            "the name ALICE is taken: it is the same name as alice"
+        );
+        assert_eq!(taken("ALICE").status(), StatusCode::CONFLICT);
+        let bad = Refusal::from(crate::names::NameError::Length(1));
+        assert_eq!(bad.code(), "name.length");
+        assert_eq!(bad.args()["max"], 24);
+        assert_eq!(bad.status(), StatusCode::BAD_REQUEST);
+        assert_eq!(Refusal::WrongPassword.status(), StatusCode::UNAUTHORIZED);
+        let busy = Refusal::HashingBusy { retry_after: 2 }.into_response();
+        assert_eq!(busy.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(busy.headers()[axum::http::header::RETRY_AFTER], "2");
     }
 
     #[test]

@@ -25,33 +25,8 @@ use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-type Reply = Result<Response, Response>;
-
 /// The largest request body accepted, in bytes.
 pub const MAX_BODY: usize = 64 * 1024;
-
-fn err(status: u16, reason: impl Into<String>) -> Response {
-    let code = StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST);
-    (code, Json(json!({"error": reason.into()}))).into_response()
-}
-
-fn ok(v: Value) -> Reply {
-    Ok(Json(v).into_response())
-}
-
-fn body_json(body: &Bytes) -> Result<Value, Response> {
-    if body.is_empty() {
-        return Ok(json!({}));
-    }
-    if body.len() > MAX_BODY {
-        return Err(Refusal::BodyTooLarge { limit: MAX_BODY }.into_response());
-    }
-    match serde_json::from_slice::<Value>(body) {
-        Ok(v @ Value::Object(_)) => Ok(v),
-        Ok(_) => Err(err(400, "the body must be a JSON object")),
-        Err(e) => Err(err(400, format!("not JSON: {e}"))),
-    }
-}
 
 /// A JSON request body read into `T` (an empty body is `{}`): too large, not JSON, an unknown
 /// field or a wrong type is a [`Refusal`] that says which.
@@ -67,10 +42,15 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
         if bytes.len() > MAX_BODY {
             return Err(Refusal::BodyTooLarge { limit: MAX_BODY });
         }
-        let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
-            b"{}"
-        } else {
-            &bytes
+        let bytes: &[u8] = match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
+            None => b"{}",
+            // Serde would read a struct from an array too: a body is an object.
+            Some(b'{') => &bytes,
+            Some(_) => {
+                return Err(Refusal::BadRequest(
+                    "bad request body: the body must be a JSON object".into(),
+                ))
+            }
         };
         serde_json::from_slice(bytes)
             .map(Body)
@@ -108,8 +88,8 @@ pub fn router(app: Arc<App>) -> Router {
         .with_state(app)
 }
 
-async fn info() -> Reply {
-    ok(json!({
+async fn info() -> Json<Value> {
+    Json(json!({
         "version": env!("CARGO_PKG_VERSION"),
         "bots": junqi_ai::bot_names(),
         "default_bot": junqi_ai::default_bot(),
@@ -121,8 +101,11 @@ async fn info() -> Reply {
     }))
 }
 
-async fn board(Path(board): Path<String>, Query(q): Query<HashMap<String, String>>) -> Reply {
-    let kind: BoardKind = board.parse().map_err(|e: String| err(404, e))?;
+async fn board(
+    Path(board): Path<String>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Result<Json<Value>, Refusal> {
+    let kind: BoardKind = board.parse().map_err(|_| Refusal::NoBoard { board })?;
     let middle_rail = q.get("middle_crossing").map(|s| s.as_str()) != Some("road");
     let t = Topology::get(kind, middle_rail);
     let squares: Vec<Value> = t
@@ -150,9 +133,9 @@ async fn board(Path(board): Path<String>, Query(q): Query<HashMap<String, String
         BoardKind::TwoPlayer => (5, 12),
         BoardKind::FourPlayer => (17, 17),
     };
-    ok(
+    Ok(Json(
         json!({"board": kind.name(), "files": files, "ranks": ranks, "squares": squares, "edges": edges}),
-    )
+    ))
 }
 
 async fn list_tables(State(app): State<Arc<App>>) -> Result<Json<Value>, Refusal> {
@@ -399,90 +382,95 @@ async fn play_computer(
     create(app, headers, addr, spec).await
 }
 
-async fn guest(State(app): State<Arc<App>>, body: Bytes) -> Reply {
-    let v = body_json(&body)?;
-    let (p, s) = app
-        .new_guest(v["name"].as_str())
-        .await
-        .map_err(IntoResponse::into_response)?;
-    ok(json!({"player": p.to_json(), "session": s}))
+/// The body of `POST /api/guest`: an optional display name.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GuestBody {
+    #[serde(default)]
+    name: Option<String>,
+}
+
+/// The body of `POST /api/register` and `POST /api/login`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Credentials {
+    name: String,
+    password: String,
+}
+
+async fn guest(
+    State(app): State<Arc<App>>,
+    Body(b): Body<GuestBody>,
+) -> Result<Json<Value>, Refusal> {
+    let (p, s) = app.new_guest(b.name.as_deref()).await?;
+    Ok(Json(json!({"player": p.to_json(), "session": s})))
 }
 
 async fn register(
     State(app): State<Arc<App>>,
     ConnectInfo(client): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
-    body: Bytes,
-) -> Reply {
-    let v = body_json(&body)?;
-    let (name, pw) = (
-        v["name"].as_str().unwrap_or(""),
-        v["password"].as_str().unwrap_or(""),
-    );
+    Body(b): Body<Credentials>,
+) -> Result<Json<Value>, Refusal> {
     // From a guest session the guest becomes the account (same id, games and ratings).
     let guest = session_player(&app, &headers).await.filter(|p| p.guest);
     let (p, s) = app
-        .register(name, pw, guest.as_ref(), client.ip())
-        .await
-        .map_err(IntoResponse::into_response)?;
-    ok(json!({"player": p.to_json(), "session": s}))
+        .register(&b.name, &b.password, guest.as_ref(), client.ip())
+        .await?;
+    Ok(Json(json!({"player": p.to_json(), "session": s})))
 }
 
 async fn login(
     State(app): State<Arc<App>>,
     ConnectInfo(client): ConnectInfo<SocketAddr>,
-    body: Bytes,
-) -> Reply {
-    let v = body_json(&body)?;
-    let (name, pw) = (
-        v["name"].as_str().unwrap_or(""),
-        v["password"].as_str().unwrap_or(""),
-    );
-    let (p, s) = app
-        .login(name, pw, client.ip())
-        .await
-        .map_err(IntoResponse::into_response)?;
-    ok(json!({"player": p.to_json(), "session": s}))
+    Body(b): Body<Credentials>,
+) -> Result<Json<Value>, Refusal> {
+    let (p, s) = app.login(&b.name, &b.password, client.ip()).await?;
+    Ok(Json(json!({"player": p.to_json(), "session": s})))
 }
 
-async fn logout(State(app): State<Arc<App>>, headers: HeaderMap) -> Reply {
+async fn logout(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<StatusCode, Refusal> {
     let token = headers
         .get(header::AUTHORIZATION)
         .and_then(|a| a.to_str().ok())
         .and_then(|a| a.strip_prefix("Bearer "))
         .map(|t| t.trim().to_string())
-        .ok_or_else(|| err(401, "no session"))?;
-    app.logout(&token)
-        .await
-        .map_err(IntoResponse::into_response)?;
-    Ok(StatusCode::NO_CONTENT.into_response())
+        .ok_or(Refusal::NoSession)?;
+    app.logout(&token).await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
-async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> Reply {
+async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Json<Value>, Refusal> {
     let p = session_player(&app, &headers)
         .await
-        .ok_or_else(|| err(401, "no valid session"))?;
-    ok(json!({"player": p.to_json()}))
+        .ok_or(Refusal::BadSession)?;
+    Ok(Json(json!({"player": p.to_json()})))
 }
 
-async fn player_page(State(app): State<Arc<App>>, Path(name): Path<String>) -> Reply {
-    match app.player_page(&name).await {
-        Ok(Some(v)) => ok(v),
-        Ok(None) => Err(err(404, "no such player")),
-        Err(e) => Err(err(500, e)),
-    }
+async fn player_page(
+    State(app): State<Arc<App>>,
+    Path(name): Path<String>,
+) -> Result<Json<Value>, Refusal> {
+    app.player_page(&name)
+        .await
+        .map_err(Refusal::Internal)?
+        .map(Json)
+        .ok_or(Refusal::NoPlayer)
 }
 
-async fn games(State(app): State<Arc<App>>, Query(q): Query<HashMap<String, String>>) -> Reply {
+async fn games(
+    State(app): State<Arc<App>>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Result<Json<Value>, Refusal> {
     let name = q
         .get("player")
-        .ok_or_else(|| err(400, "give ?player=<name>"))?;
+        .ok_or_else(|| Refusal::BadRequest("give ?player=<name>".into()))?;
     let page = app
         .player_page(name)
         .await
-        .map_err(|e| err(500, e))?
-        .ok_or_else(|| err(404, "no such player"))?;
-    ok(json!({"games": page["recent_games"]}))
+        .map_err(Refusal::Internal)?
+        .ok_or(Refusal::NoPlayer)?;
+    Ok(Json(json!({"games": page["recent_games"]})))
 }
 
 /// A finished game from the database: its record and seat names.

@@ -58,45 +58,88 @@ pub struct CheckedName {
     pub key: String,
 }
 
-/// Why a name was refused; the text says what is wrong.
+/// Why a name was refused; the text says what is wrong, [`NameError::code`] and
+/// [`NameError::args`] say it for the client to translate.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NameError {
-    /// Too short or too long.
+    /// Too short or too long (the count of characters).
     #[error("a name has 2 to 24 characters (this one has {0})")]
     Length(usize),
     /// White space inside the name.
     #[error("a name has no spaces")]
     Space,
     /// A control character.
-    #[error("the name contains the control character {0}")]
-    Control(String),
+    #[error("the name contains the control character {}", describe(*.0))]
+    Control(char),
     /// An invisible formatting character (bidi override, zero-width character, ...).
-    #[error("the name contains the invisible formatting character {0} (such as a direction override or a zero-width character)")]
-    Format(String),
+    #[error("the name contains the invisible formatting character {} (such as a direction override or a zero-width character)", describe(*.0))]
+    Format(char),
     /// A private-use character.
-    #[error("the name contains the private-use character {0}")]
-    PrivateUse(String),
+    #[error("the name contains the private-use character {}", describe(*.0))]
+    PrivateUse(char),
     /// A code point that Unicode has not assigned.
-    #[error("the name contains the unassigned code point {0}")]
-    Unassigned(String),
+    #[error("the name contains the unassigned code point {}", describe(*.0))]
+    Unassigned(char),
     /// A combining mark with no letter before it.
-    #[error("the name has the combining mark {0} where no letter is before it")]
-    LeadingMark(String),
+    #[error("the name has the combining mark {} where no letter is before it", describe(*.0))]
+    LeadingMark(char),
     /// More than one combining mark on one letter.
-    #[error("the name has more than one combining mark on one letter (at {0})")]
-    StackedMarks(String),
+    #[error("the name has more than one combining mark on one letter (at {})", describe(*.0))]
+    StackedMarks(char),
     /// A character that is not a letter, a digit, `_` or `-`.
-    #[error("the name contains {0}: a name has letters, digits, '_' and '-' only")]
-    Character(String),
+    #[error("the name contains {}: a name has letters, digits, '_' and '-' only", describe(*.0))]
+    Character(char),
     /// A letter that Unicode's security profile does not allow in identifiers.
-    #[error("the name contains {0}, which is not allowed in names (Unicode TS #39 restricts it)")]
-    Restricted(String),
-    /// Letters of scripts that look alike (Latin with Cyrillic, ...).
-    #[error("the name mixes the scripts {0}, whose letters look alike; write it in one script")]
-    MixedScripts(String),
+    #[error("the name contains {}, which is not allowed in names (Unicode TS #39 restricts it)", describe(*.0))]
+    Restricted(char),
+    /// Letters of scripts that look alike (Latin with Cyrillic, ...): the scripts' English names.
+    #[error("the name mixes the scripts {}, whose letters look alike; write it in one script", and_list(.0))]
+    MixedScripts(Vec<String>),
     /// A reserved name or beginning.
     #[error("the name {0:?} is reserved (names like guest-…, bot…, 电脑, computer, admin, system and junqi are kept for the server)")]
     Reserved(String),
+}
+
+impl NameError {
+    /// The stable code the client translates (`name.*`, docs/server-protocol.md).
+    pub fn code(&self) -> &'static str {
+        use NameError::*;
+        match self {
+            Length(_) => "name.length",
+            Space => "name.space",
+            Control(_) => "name.control",
+            Format(_) => "name.format",
+            PrivateUse(_) => "name.private_use",
+            Unassigned(_) => "name.unassigned",
+            LeadingMark(_) => "name.leading_mark",
+            StackedMarks(_) => "name.stacked_marks",
+            Character(_) => "name.character",
+            Restricted(_) => "name.restricted",
+            MixedScripts(_) => "name.mixed_scripts",
+            Reserved(_) => "name.reserved",
+        }
+    }
+
+    /// The variant's data: `{count, min, max}`, `{char, code_point}` (the character and its
+    /// `U+XXXX`), `{scripts}` (English script names) or `{name}`.
+    pub fn args(&self) -> serde_json::Map<String, serde_json::Value> {
+        use serde_json::json;
+        use NameError::*;
+        let v = match self {
+            Length(n) => json!({"count": n, "min": MIN_CHARS, "max": MAX_CHARS}),
+            Space => json!({}),
+            Control(c) | Format(c) | PrivateUse(c) | Unassigned(c) | LeadingMark(c)
+            | StackedMarks(c) | Character(c) | Restricted(c) => {
+                json!({"char": c.to_string(), "code_point": format!("U+{:04X}", *c as u32)})
+            }
+            MixedScripts(s) => json!({"scripts": s}),
+            Reserved(n) => json!({"name": n}),
+        };
+        match v {
+            serde_json::Value::Object(m) => m,
+            _ => serde_json::Map::new(),
+        }
+    }
 }
 
 /// `'x' (U+0078)` for messages.
@@ -105,6 +148,15 @@ fn describe(c: char) -> String {
         format!("U+{:04X}", c as u32)
     } else {
         format!("'{c}' (U+{:04X})", c as u32)
+    }
+}
+
+/// "Latin, Greek and Cyrillic" for messages.
+fn and_list(names: &[String]) -> String {
+    match names.len() {
+        0 => "(none)".into(),
+        1 => names[0].clone(),
+        n => format!("{} and {}", names[..n - 1].join(", "), names[n - 1]),
     }
 }
 
@@ -151,11 +203,11 @@ pub fn check(name: &str) -> Result<CheckedName, NameError> {
     let mut cluster: Option<String> = None;
     for c in display.chars() {
         match c.general_category() {
-            GeneralCategory::Control => return Err(NameError::Control(describe(c))),
-            GeneralCategory::Format => return Err(NameError::Format(describe(c))),
-            GeneralCategory::PrivateUse => return Err(NameError::PrivateUse(describe(c))),
+            GeneralCategory::Control => return Err(NameError::Control(c)),
+            GeneralCategory::Format => return Err(NameError::Format(c)),
+            GeneralCategory::PrivateUse => return Err(NameError::PrivateUse(c)),
             GeneralCategory::Unassigned | GeneralCategory::Surrogate => {
-                return Err(NameError::Unassigned(describe(c)))
+                return Err(NameError::Unassigned(c))
             }
             GeneralCategory::SpaceSeparator
             | GeneralCategory::LineSeparator
@@ -167,13 +219,13 @@ pub fn check(name: &str) -> Result<CheckedName, NameError> {
         }
         match c.general_category_group() {
             GeneralCategoryGroup::Mark => match cluster.as_mut() {
-                None => return Err(NameError::LeadingMark(describe(c))),
+                None => return Err(NameError::LeadingMark(c)),
                 Some(base) => {
                     // A mark NFKC could not compose into its letter, with another mark on that
                     // letter: stacked (`ệ` composes to one character and is fine).
                     base.push(c);
                     if base.nfd().filter(|m| is_mark(*m)).count() > 1 {
-                        return Err(NameError::StackedMarks(describe(c)));
+                        return Err(NameError::StackedMarks(c));
                     }
                 }
             },
@@ -182,10 +234,10 @@ pub fn check(name: &str) -> Result<CheckedName, NameError> {
                 cluster = Some(c.to_string())
             }
             _ if c == '_' || c == '-' => cluster = None,
-            _ => return Err(NameError::Character(describe(c))),
+            _ => return Err(NameError::Character(c)),
         }
         if c != '_' && c != '-' && !c.identifier_allowed() {
-            return Err(NameError::Restricted(describe(c)));
+            return Err(NameError::Restricted(c));
         }
     }
     let n = char_count(&display);
@@ -203,24 +255,20 @@ pub fn check(name: &str) -> Result<CheckedName, NameError> {
     Ok(CheckedName { display, key })
 }
 
-/// "Latin and Cyrillic" for messages.
-fn scripts_of(s: &str) -> String {
-    let mut names: Vec<&str> = Vec::new();
+/// The scripts of the letters of `s`, in order of appearance.
+fn scripts_of(s: &str) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
     for c in s.chars() {
         let script = c.script();
         if matches!(script, Script::Common | Script::Inherited | Script::Unknown) {
             continue;
         }
-        let name = script.full_name();
+        let name = script.full_name().to_string();
         if !names.contains(&name) {
             names.push(name);
         }
     }
-    match names.len() {
-        0 => "(none)".into(),
-        1 => names[0].into(),
-        n => format!("{} and {}", names[..n - 1].join(", "), names[n - 1]),
-    }
+    names
 }
 
 /// Whether a normalised name (with its key) is reserved.
@@ -368,6 +416,35 @@ mod tests {
             check(&"长".repeat(25)),
             Err(NameError::Length(25))
         ));
+    }
+
+    #[test]
+    fn refusals_have_codes_and_args() {
+        let e = check("ali\u{202E}ce").unwrap_err();
+        assert_eq!(e.code(), "name.format");
+        assert_eq!(
+            serde_json::Value::Object(e.args()),
+            serde_json::json!({"char": "\u{202E}", "code_point": "U+202E"})
+        );
+        let e = check("\u{430}lice").unwrap_err();
+        assert_eq!(e.code(), "name.mixed_scripts");
+        assert_eq!(
+            e.args()["scripts"],
+            serde_json::json!(["Cyrillic", "Latin"])
+        );
+        let e = check("a").unwrap_err();
+        assert_eq!(e.code(), "name.length");
+        assert_eq!(
+            serde_json::Value::Object(e.args()),
+            serde_json::json!({"count": 1, "min": 2, "max": 24})
+        );
+        let e = check("GUEST").unwrap_err();
+        assert_eq!(
+            (e.code(), e.args()["name"].as_str()),
+            ("name.reserved", Some("GUEST"))
+        );
+        assert_eq!(check("bob smith").unwrap_err().code(), "name.space");
+        assert_eq!(check("bob!").unwrap_err().args()["char"], "!");
     }
 
     #[test]

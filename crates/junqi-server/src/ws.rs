@@ -225,7 +225,7 @@ pub(crate) async fn serve(app: Arc<App>, table_id: String, socket: WebSocket) {
                             }
                         }
                         Err(e) => {
-                            say(&Refusal::BadRequest(e.to_string()), req.id.as_ref());
+                            say(&e, req.id.as_ref());
                             continue;
                         }
                     }

@@ -56,6 +56,11 @@ fn error_of(r: &Reply) -> String {
     r.body["error"].as_str().unwrap_or("").to_string()
 }
 
+/// The refusal's code (`{"error", "code", "args"}`, docs/server-protocol.md "Error codes").
+fn code_of(r: &Reply) -> &str {
+    r.body["code"].as_str().unwrap_or("")
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn look_alikes_of_a_registered_name_are_refused() {
     let ts = start().await;
@@ -73,11 +78,21 @@ async fn look_alikes_of_a_registered_name_are_refused() {
         let r = register(&ts, name).await;
         assert_eq!(r.status, 409, "{name}: {}", r.body);
         assert!(error_of(&r).contains("taken"), "{name}: {}", r.body);
+        assert_eq!(code_of(&r), "account.name_taken", "{name}: {}", r.body);
+        assert_eq!(r.body["args"]["owner"], "alice", "{name}: {}", r.body);
+        assert_eq!(
+            r.body["args"]["name"],
+            junqi_server::names::normalise(name),
+            "{name}: {}",
+            r.body
+        );
     }
     // A Cyrillic а among Latin letters: refused (mixed scripts), never registered beside alice.
     let r = register(&ts, "\u{430}lice").await;
     assert!(r.status == 400 || r.status == 409, "аlice: {}", r.body);
     assert!(!error_of(&r).is_empty());
+    assert_eq!(code_of(&r), "name.mixed_scripts", "{}", r.body);
+    assert_eq!(r.body["args"]["scripts"], json!(["Cyrillic", "Latin"]));
     // A name written wholly in Cyrillic letters that look Latin collides with the Latin name.
     assert_eq!(register(&ts, "ace").await.status, 200);
     let r = register(&ts, "\u{430}\u{441}\u{435}").await;
@@ -120,6 +135,8 @@ async fn reserved_names_are_refused() {
         let r = register(&ts, name).await;
         assert_eq!(r.status, 400, "{name}: {}", r.body);
         assert!(error_of(&r).contains("reserved"), "{name}: {}", r.body);
+        assert_eq!(code_of(&r), "name.reserved", "{name}: {}", r.body);
+        assert_eq!(r.body["args"]["name"], name, "{name}: {}", r.body);
         let g = guest(&ts, name).await;
         assert_eq!(g.status, 400, "guest {name}: {}", g.body);
         assert!(
@@ -137,19 +154,30 @@ async fn reserved_names_are_refused() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn invisible_characters_and_stacked_marks_are_refused() {
     let ts = start().await;
-    for (name, why) in [
-        ("ali\u{202E}ecila", "U+202E"), // right-to-left override
-        ("ali\u{200B}ce", "U+200B"),    // zero-width space
-        ("ali\u{200D}ce", "U+200D"),    // zero-width joiner
-        ("ali\u{FEFF}ce", "U+FEFF"),    // zero-width no-break space
-        ("\u{E000}bob", "U+E000"),      // private use
-        ("bob\u{0007}", "U+0007"),      // control
-        ("bo\u{0378}b", "U+0378"),      // unassigned
-        ("a\u{301}\u{302}\u{303}lice", "combining"),
+    for (name, why, code, point) in [
+        ("ali\u{202E}ecila", "U+202E", "name.format", "U+202E"), // right-to-left override
+        ("ali\u{200B}ce", "U+200B", "name.format", "U+200B"),    // zero-width space
+        ("ali\u{200D}ce", "U+200D", "name.format", "U+200D"),    // zero-width joiner
+        ("ali\u{FEFF}ce", "U+FEFF", "name.format", "U+FEFF"),    // zero-width no-break space
+        ("\u{E000}bob", "U+E000", "name.private_use", "U+E000"), // private use
+        ("bob\u{0007}", "U+0007", "name.control", "U+0007"),     // control
+        ("bo\u{0378}b", "U+0378", "name.unassigned", "U+0378"),  // unassigned
+        (
+            "a\u{301}\u{302}\u{303}lice",
+            "combining",
+            "name.stacked_marks",
+            "U+0302",
+        ),
     ] {
         let g = guest(&ts, name).await;
         assert_eq!(g.status, 400, "guest {name:?}: {}", g.body);
         assert!(error_of(&g).contains(why), "guest {name:?}: {}", g.body);
+        assert_eq!(code_of(&g), code, "guest {name:?}: {}", g.body);
+        assert_eq!(
+            g.body["args"]["code_point"], point,
+            "guest {name:?}: {}",
+            g.body
+        );
         let r = register(&ts, name).await;
         assert_eq!(r.status, 400, "{name:?}: {}", r.body);
         assert!(error_of(&r).contains(why), "{name:?}: {}", r.body);
@@ -185,6 +213,11 @@ async fn chinese_names_are_accepted() {
         let r = register(&ts, name).await;
         assert_eq!(r.status, 400, "{name}: {}", r.body);
         assert!(error_of(&r).contains("2 to 24"), "{name}: {}", r.body);
+        assert_eq!(code_of(&r), "name.length", "{name}: {}", r.body);
+        assert_eq!(
+            r.body["args"],
+            json!({"count": name.chars().count(), "min": 2, "max": 24})
+        );
     }
     assert_eq!(register(&ts, &"长".repeat(24)).await.status, 200);
 }
@@ -201,6 +234,8 @@ async fn guest_names_follow_the_policy() {
             "guest {name}: {}",
             g.body
         );
+        assert_eq!(code_of(&g), "account.name_registered", "{}", g.body);
+        assert_eq!(g.body["args"]["owner"], "alice", "{}", g.body);
     }
     for name in ["bot:search-strong", "x", ""] {
         let g = guest(&ts, name).await;
@@ -214,6 +249,12 @@ async fn guest_names_follow_the_policy() {
         } else {
             assert_eq!(g.status, 400, "guest {name}: {}", g.body);
             assert!(!error_of(&g).is_empty());
+            let code = if name == "x" {
+                "name.length"
+            } else {
+                "name.character"
+            };
+            assert_eq!(code_of(&g), code, "guest {name}: {}", g.body);
         }
     }
     let g = guest(&ts, "小红").await;
@@ -250,6 +291,9 @@ async fn login_is_throttled_per_account() {
         .expect("Retry-After in seconds");
     assert!(retry > 0);
     assert!(error_of(&r).contains("too many"), "{}", r.body);
+    assert_eq!(code_of(&r), "account.throttled", "{}", r.body);
+    assert_eq!(r.body["args"]["what"], "logins_per_name", "{}", r.body);
+    assert_eq!(r.body["args"]["retry_after"], retry, "{}", r.body);
     // Another spelling of the same name is the same account.
     let r = post_from(
         &ts,
@@ -295,6 +339,7 @@ async fn login_is_throttled_per_address() {
         )
         .await;
         assert_eq!(r.status, 401, "attempt {i}: {}", r.body);
+        assert_eq!(code_of(&r), "account.wrong_password", "{}", r.body);
     }
     let r = post_from(
         &ts,
@@ -306,6 +351,8 @@ async fn login_is_throttled_per_address() {
     assert_eq!(r.status, 429, "{}", r.body);
     assert!(r.header("retry-after").is_some());
     assert!(error_of(&r).contains("too many"), "{}", r.body);
+    assert_eq!(code_of(&r), "account.throttled", "{}", r.body);
+    assert_eq!(r.body["args"]["what"], "logins_per_address", "{}", r.body);
     // Another address is not throttled.
     let r = post_from(
         &ts,
@@ -332,6 +379,8 @@ async fn registration_is_throttled_per_address() {
         )
         .await;
         assert_eq!(r.status, 400, "attempt {i}: {}", r.body);
+        assert_eq!(code_of(&r), "account.bad_password", "{}", r.body);
+        assert_eq!(r.body["args"], json!({"min": 8, "max": 256}));
     }
     let r = post_from(
         &ts,
@@ -343,6 +392,12 @@ async fn registration_is_throttled_per_address() {
     assert_eq!(r.status, 429, "{}", r.body);
     assert!(r.header("retry-after").is_some());
     assert!(error_of(&r).contains("too many"), "{}", r.body);
+    assert_eq!(code_of(&r), "account.throttled", "{}", r.body);
+    assert_eq!(
+        r.body["args"]["what"], "registrations_per_address",
+        "{}",
+        r.body
+    );
     let r = post_from(
         &ts,
         "127.0.0.6",
@@ -586,6 +641,8 @@ async fn a_full_hashing_queue_answers_503() {
                 busy += 1;
                 assert_eq!(r.header("retry-after"), Some("2"));
                 assert!(error_of(&r).contains("busy"), "{}", r.body);
+                assert_eq!(code_of(&r), "account.hashing_busy", "{}", r.body);
+                assert_eq!(r.body["args"]["retry_after"], 2, "{}", r.body);
             }
             s => panic!("unexpected {s}: {}", r.body),
         }
@@ -862,4 +919,111 @@ async fn postgres_names_and_sessions() {
         .await,
         0
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn account_refusals_carry_codes_and_typed_bodies() {
+    let ts = start().await;
+    let addr = ts.addr();
+    let call = |method: &'static str, path: &'static str, body: Option<Value>| {
+        let addr = addr.clone();
+        async move { http_from(&fresh_src(), &addr, method, path, body.as_ref(), None).await }
+    };
+    // Sessions: none at all for logout, none valid for me.
+    let r = call("POST", "/api/logout", None).await;
+    assert_eq!(
+        (r.status, code_of(&r)),
+        (401, "account.no_session"),
+        "{}",
+        r.body
+    );
+    assert_eq!(error_of(&r), "no session");
+    let r = call("GET", "/api/me", None).await;
+    assert_eq!(
+        (r.status, code_of(&r)),
+        (401, "account.bad_session"),
+        "{}",
+        r.body
+    );
+    assert_eq!(error_of(&r), "no valid session");
+    // Players and their games.
+    let r = call("GET", "/api/players/nobody-here", None).await;
+    assert_eq!(
+        (r.status, code_of(&r)),
+        (404, "player.not_found"),
+        "{}",
+        r.body
+    );
+    assert_eq!(error_of(&r), "no such player");
+    assert_eq!(r.body["args"], json!({}));
+    let r = call("GET", "/api/games?player=nobody-here", None).await;
+    assert_eq!(
+        (r.status, code_of(&r)),
+        (404, "player.not_found"),
+        "{}",
+        r.body
+    );
+    let r = call("GET", "/api/games", None).await;
+    assert_eq!((r.status, code_of(&r)), (400, "request.bad"), "{}", r.body);
+    assert_eq!(r.body["args"]["detail"], "give ?player=<name>");
+    let r = call("GET", "/api/boards/hexagonal", None).await;
+    assert_eq!(
+        (r.status, code_of(&r)),
+        (404, "board.not_found"),
+        "{}",
+        r.body
+    );
+    assert_eq!(r.body["args"]["board"], "hexagonal");
+    // Bodies are typed: unknown fields, wrong types, missing fields and non-objects are refused,
+    // naming what is wrong.
+    for (path, body, says) in [
+        ("/api/guest", json!({"nick": "x"}), "nick"),
+        ("/api/guest", json!({"name": 7}), "invalid type"),
+        ("/api/guest", json!(["alice"]), "JSON object"),
+        ("/api/login", json!({"name": "alice"}), "password"),
+        (
+            "/api/login",
+            json!({"name": "alice", "password": 12345678}),
+            "invalid type",
+        ),
+        (
+            "/api/login",
+            json!({"name": "alice", "password": PW, "remember": true}),
+            "remember",
+        ),
+        ("/api/register", json!({"password": PW}), "name"),
+        (
+            "/api/register",
+            json!({"name": ["alice"], "password": PW}),
+            "invalid type",
+        ),
+    ] {
+        let r = call("POST", path, Some(body.clone())).await;
+        assert_eq!(
+            (r.status, code_of(&r)),
+            (400, "request.bad"),
+            "{path} {body}: {}",
+            r.body
+        );
+        let detail = r.body["args"]["detail"].as_str().unwrap_or("");
+        assert!(detail.contains(says), "{path} {body}: {}", r.body);
+        assert_eq!(error_of(&r), detail);
+    }
+    // A wrong password: the one answer, with its code.
+    let r = call(
+        "POST",
+        "/api/login",
+        Some(json!({"name": "nobody-here", "password": PW})),
+    )
+    .await;
+    assert_eq!(
+        (r.status, code_of(&r)),
+        (401, "account.wrong_password"),
+        "{}",
+        r.body
+    );
+    assert_eq!(error_of(&r), "wrong name or password");
+    // An empty guest body is `{}`: a guest with the server's name.
+    let r = call("POST", "/api/guest", None).await;
+    assert_eq!(r.status, 200, "{}", r.body);
 }
