@@ -47,7 +47,7 @@ export class AccountView {
       this.onChange(player);
       location.hash = this.returnTo;
     } catch (e) {
-      this.say(() => t('error', { msg: serverMessage(e.message) }));
+      this.say(() => t('error', { msg: serverMessage(e) }));
       btn.disabled = false;
     }
   }

@@ -30,10 +30,15 @@ export function saveSeatToken(tableId, token) {
   storage()?.setItem(SEATS_KEY, JSON.stringify(all));
 }
 
+/** A refused or failed request: the HTTP status (0: no answer), the server's `code` and `args`
+ * (docs/server-protocol.md, "Error codes"; null for errors the client makes itself) and its
+ * English text as the message. */
 export class ApiError extends Error {
-  constructor(status, message) {
+  constructor(status, message, code = null, args = {}) {
     super(message);
     this.status = status;
+    this.code = code;
+    this.args = args;
   }
 }
 
@@ -51,7 +56,10 @@ export async function api(method, path, body) {
   const text = await res.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = { text }; }
-  if (!res.ok) throw new ApiError(res.status, (data && data.error) || `${res.status} ${res.statusText}`);
+  if (!res.ok) {
+    const body = data && typeof data === 'object' ? data : {};
+    throw new ApiError(res.status, body.error || `${res.status} ${res.statusText}`, body.code || null, body.args || {});
+  }
   return data;
 }
 

@@ -113,7 +113,7 @@ class Lobby {
     this.refresh();
   }
   fail(e) {
-    const msg = e instanceof ApiError ? serverMessage(e.message) : e.message || String(e);
+    const msg = e instanceof ApiError ? serverMessage(e) : e.message || String(e);
     this.say(t('error', { msg }), 'error');
   }
   say(text, kind) {
@@ -308,9 +308,11 @@ async function route() {
     try {
       const tb = await api('GET', `/api/join/${encodeURIComponent(arg)}`);
       location.replace(`#/table/${tb.id || tb.table?.id}`);
-    } catch {
+    } catch (e) {
       app.current = new Lobby(main);
-      app.current.fail({ message: t('lobby.notFound', { code: arg }) });
+      // An unknown code is said with the code; any other refusal in its own words.
+      const unknown = !(e instanceof ApiError) || e.code === 'table.code_not_found';
+      app.current.fail(unknown ? { message: t('lobby.notFound', { code: arg }) } : e);
     }
   } else {
     app.current = new Lobby(main);

@@ -87,7 +87,7 @@ export class PlayerView {
   build() {
     if (!this.data) {
       const e = this.error;
-      const text = e && e.status === 404 ? t('player.notFound', { name: this.name }) : t('error', { msg: serverMessage(e?.message) });
+      const text = e && e.status === 404 ? t('player.notFound', { name: this.name }) : t('error', { msg: serverMessage(e) });
       clear(this.root).append(h('div', { class: 'notice error', id: 'player-error' }, text),
         h('a', { href: '#/' }, h('button', {}, t('btn.lobby'))));
       return;

@@ -103,7 +103,7 @@ export class Geometry {
  * A board view in a container element.
  * options: {board, middleRail, viewer, onClick(name|null), onDrag(from, to), draggable(name)}
  * state (set with update): {pieces: [{at, seat, role|null, face_down, carrying_flag_of}],
- *   selected, targets: [names], lastMove: {from, to, result}, marks: [names] (errors),
+ *   selected, targets: [names], lastMove: {from, to, result}, marks: [names] (errors), refused: [names] (squares the server refused),
  *   territory: seat to emphasise (deployment)}
  */
 export class BoardView {
@@ -286,6 +286,12 @@ export class BoardView {
     for (const sq of st.marks || []) {
       const [x, y] = g.pos(sq);
       el('rect', { x: x - L.tileW / 2 - 4, y: y - L.tileH / 2 - 4, width: L.tileW + 8, height: L.tileH + 8, rx: 6, class: 'mark-error' }, dyn);
+    }
+    // The squares the server's last refusal names (its args.square, from, to).
+    for (const sq of st.refused || []) {
+      if (!g.topo.has(sq)) continue;
+      const [x, y] = g.pos(sq);
+      el('rect', { x: x - L.tileW / 2 - 7, y: y - L.tileH / 2 - 7, width: L.tileW + 14, height: L.tileH + 14, rx: 8, class: 'mark-refused', 'data-sq': sq }, dyn);
     }
     // Pieces.
     const pieces = el('g', { class: 'pieces' }, dyn);

@@ -27,7 +27,7 @@ export class ReplayView {
     try {
       this.data = await api('GET', `/api/games/${encodeURIComponent(this.id)}/replay`);
     } catch (e) {
-      clear(this.root).append(h('div', { class: 'notice error', id: 'replay-error' }, e.status === 403 ? t('replay.notOver') : t('error', { msg: serverMessage(e.message) })));
+      clear(this.root).append(h('div', { class: 'notice error', id: 'replay-error' }, e.status === 403 ? t('replay.notOver') : t('error', { msg: serverMessage(e) })));
       return;
     }
     this.board = this.data.start?.board || 'two_player';

@@ -8,7 +8,7 @@ import { topology, isLocalCamp } from './board.js';
 import { roleName } from './roles.js';
 import * as D from './deploy.js';
 import { describeEntry, describeOutcome, lastMoveOf, fallen } from './events.js';
-import { serverMessage } from './errors.js';
+import { serverMessage, refusalSquares } from './errors.js';
 import { seatLinkKey } from './player.js';
 
 /**
@@ -176,7 +176,9 @@ export class TableView {
         this.addLog({ text: describeOutcome(f.outcome, this.board, s.seat), cls: 'major' });
         break;
       case 'error':
-        this.showMessage(serverMessage(f.reason), 'error');
+        this.showMessage(serverMessage(f, { board: this.board }), 'error');
+        // The squares the refusal names are outlined while the board is as it was refused.
+        s.refused = { squares: refusalSquares(f), layout: this.isDeploying() && s.cells ? D.toText(s.cells) : null, v: s.v ?? null };
         break;
       default:
         break;
@@ -334,11 +336,13 @@ export class TableView {
       const problems = D.validate(s.cells, this.board, s.seat) || [];
       const topo = topology(this.board);
       const marks = problems.filter((p) => p.at).map((p) => topo.localSquare(s.seat, p.at[0], p.at[1]));
-      this.view.update({ pieces: this.boardPieces(), selected: s.deploySel, targets: [], lastMove: null, marks });
+      const refused = s.refused && s.cells && s.refused.layout === D.toText(s.cells) ? s.refused.squares : [];
+      this.view.update({ pieces: this.boardPieces(), selected: s.deploySel, targets: [], lastMove: null, marks, refused });
       return;
     }
     const targets = s.selected ? this.legal().filter((a) => a.from === s.selected).map((a) => a.to) : [];
-    this.view.update({ pieces: this.boardPieces(), selected: s.selected, targets, lastMove: s.lastMove, marks: [] });
+    const refused = s.refused && s.refused.layout === null && s.refused.v === (s.v ?? null) ? s.refused.squares : [];
+    this.view.update({ pieces: this.boardPieces(), selected: s.selected, targets, lastMove: s.lastMove, marks: [], refused });
   }
 
   // ---------------------------------------------------------------------------------------

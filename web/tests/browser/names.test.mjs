@@ -139,14 +139,14 @@ test('look-alike, reserved and invisible names are refused in words; a Chinese n
     assert.ok(r.status === 400 || r.status === 409, `${name}: ${JSON.stringify(r.body)}`);
     for (const lang of ['zh', 'en']) {
       setLang(lang);
-      const said = serverMessage(r.body.error);
+      const said = serverMessage(r.body);
       assert.ok(!said.includes(r.body.error), `${lang} words for ${JSON.stringify(r.body.error)}: ${said}`);
     }
   }
   setLang('zh');
   const guest = await post('/api/guest', { name: 'Alice' });
   assert.equal(guest.status, 400);
-  assert.match(serverMessage(guest.body.error), /注册玩家 alice 的名字/);
+  assert.match(serverMessage(guest.body), /注册玩家 alice 的名字/);
 
   const page = await newPage();
   await page.goto(`${server.url}/#/account`);
