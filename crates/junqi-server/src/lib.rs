@@ -22,6 +22,7 @@ pub mod datadir;
 pub mod db;
 pub mod error;
 mod http;
+pub mod idle;
 pub mod limits;
 pub mod names;
 pub mod protocol;
@@ -140,13 +141,15 @@ pub async fn start(config: Config) -> anyhow::Result<Server> {
 }
 
 /// Accept connections: at most `max_connections_per_address` open per address (more are closed
-/// at once), request headers must be complete within the header timeout, and every connection
-/// carries its peer address for the handlers.
+/// at once), request headers must be complete within the header timeout, a connection nothing
+/// is read from for `connection_idle_ms` is closed, and every connection carries its peer
+/// address for the handlers.
 async fn serve(listener: tokio::net::TcpListener, router: axum::Router, settings: Settings) {
     use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
     use tower::ServiceExt;
     let counter = limits::ConnCounter::new(settings.max_connections_per_address);
     let header_timeout = Duration::from_millis(settings.header_timeout_ms);
+    let idle = Duration::from_millis(settings.connection_idle_ms);
     loop {
         let (tcp, peer) = match listener.accept().await {
             Ok(c) => c,
@@ -183,7 +186,8 @@ async fn serve(listener: tokio::net::TcpListener, router: axum::Router, settings
                 .http2()
                 .timer(TokioTimer::new())
                 .keep_alive_interval(Some(Duration::from_secs(20)));
-            let conn = builder.serve_connection_with_upgrades(TokioIo::new(tcp), svc);
+            let io = TokioIo::new(idle::IdleIo::new(tcp, idle));
+            let conn = builder.serve_connection_with_upgrades(io, svc);
             if let Err(e) = conn.await {
                 tracing::debug!("connection from {peer}: {e}");
             }

@@ -24,6 +24,8 @@ pub struct Settings {
     pub header_timeout_ms: u64,
     /// A WebSocket that has not said `hello` by then is closed.
     pub hello_timeout_ms: u64,
+    /// A connection (HTTP or WebSocket) from which nothing was read for this long is closed.
+    pub connection_idle_ms: u64,
     /// The server pings each WebSocket this often.
     pub ping_interval_ms: u64,
     /// A WebSocket from which nothing (not even a pong) came for this long is closed.
@@ -47,6 +49,7 @@ impl Default for Settings {
             max_connections_per_table: 256,
             header_timeout_ms: 10_000,
             hello_timeout_ms: 10_000,
+            connection_idle_ms: 30_000,
             ping_interval_ms: 10_000,
             idle_timeout_ms: 25_000,
             wal_limit_bytes: 32 * 1024 * 1024,

@@ -3,59 +3,7 @@
 
 mod common;
 use common::*;
-use junqi_server::client::WsClient;
 use serde_json::{json, Value};
-
-/// A two-player table between two scripted people, deployed and playing. Returns (id, host
-/// client, guest client, host token, guest token).
-async fn two_people(
-    ts: &TestServer,
-    move_seconds: u64,
-) -> (String, WsClient, WsClient, String, String) {
-    let (st, created) = ts
-        .post(
-            "/api/tables",
-            json!({"board": "two_player", "move_seconds": move_seconds, "seat": 0}),
-        )
-        .await;
-    assert_eq!(st, 201, "{created}");
-    let id = created["table"]["id"].as_str().unwrap().to_string();
-    let code = created["table"]["code"].as_str().unwrap().to_string();
-    let t0 = created["token"].as_str().unwrap().to_string();
-    // The join code finds the table.
-    let (st, by_code) = ts.get(&format!("/api/join/{}", code.to_lowercase())).await;
-    assert_eq!(st, 200);
-    assert_eq!(by_code["id"], id);
-    let mut a = join(ts, &id, Some(&t0), None).await;
-    let mut b = join(ts, &id, None, None).await;
-    b.send(&json!({"type": "take_seat", "seat": 1, "name": "Bob"}))
-        .await
-        .unwrap();
-    let w = b.recv_type("welcome").await.unwrap();
-    assert_eq!(w["seat"], 1);
-    let t1 = w["token"].as_str().unwrap().to_string();
-    // Only the host starts.
-    b.send(&json!({"type": "start", "id": "s"})).await.unwrap();
-    let e = b.recv_type("error").await.unwrap();
-    assert!(e["reason"].as_str().unwrap().contains("host"), "{e}");
-    a.send(&json!({"type": "start"})).await.unwrap();
-    a.recv_until(|f| f["type"] == "sync" && f["status"] == "deploying")
-        .await
-        .unwrap();
-    a.send(&json!({"type": "deploy", "layout": layout(1)}))
-        .await
-        .unwrap();
-    b.send(&json!({"type": "deploy", "layout": layout(2)}))
-        .await
-        .unwrap();
-    a.recv_until(|f| f["type"] == "sync" && f["status"] == "playing")
-        .await
-        .unwrap();
-    b.recv_until(|f| f["type"] == "sync" && f["status"] == "playing")
-        .await
-        .unwrap();
-    (id, a, b, t0, t1)
-}
 
 fn first_legal(f: &Value) -> String {
     f["observation"]["legal_actions"][0]

@@ -23,6 +23,19 @@ pub struct Args {
     /// Frames per second each connection may send.
     #[arg(long, default_value_t = 20.0)]
     pub rate: f64,
+    /// Open connections (HTTP and WebSocket) one client address may hold (a load test from one
+    /// machine needs more).
+    #[arg(long, default_value_t = junqi_server::Settings::default().max_connections_per_address)]
+    pub max_connections_per_address: usize,
+    /// Tables one client address may create per minute.
+    #[arg(long, default_value_t = junqi_server::Settings::default().tables_per_minute_per_address)]
+    pub tables_per_minute: u32,
+    /// Minutes before a table nobody plays at (no seated person connected before play) closes.
+    #[arg(long, default_value_t = junqi_server::Settings::default().table_idle_ms / 60_000)]
+    pub table_idle_minutes: u64,
+    /// Megabytes past which the SQLite write-ahead log is checkpointed and truncated.
+    #[arg(long, default_value_t = junqi_server::Settings::default().wal_limit_bytes / (1024 * 1024))]
+    pub wal_limit_mb: u64,
 }
 
 /// Run the server until interrupted.
@@ -45,6 +58,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         config.settings.bot_iterations = args.bot_iterations;
         config.settings.rate_per_sec = args.rate;
         config.settings.rate_burst = (args.rate * 2.0).max(1.0);
+        config.settings.max_connections_per_address = args.max_connections_per_address;
+        config.settings.tables_per_minute_per_address = args.tables_per_minute;
+        config.settings.table_idle_ms = args.table_idle_minutes.max(1) * 60_000;
+        config.settings.wal_limit_bytes = args.wal_limit_mb.max(1) * 1024 * 1024;
         let where_ = match &args.database {
             Some(_) => "PostgreSQL".to_string(),
             None => format!("SQLite in {}", args.data_dir.display()),
