@@ -6,7 +6,7 @@ import { h, clear } from './ui.js';
 import { t, getLang, setLang } from './i18n.js';
 import { api, ensureSession, saveSeatToken, logout, ApiError, setSession } from './api.js';
 import { serverMessage } from './errors.js';
-import { PlayerView, playerLink, seatLinkKey } from './player.js';
+import { PlayerView, playerLink, seatLinkKey, linkKey, displayName } from './player.js';
 import { AccountView } from './account.js';
 import { TableView } from './table.js';
 import { ReplayView } from './replay.js';
@@ -202,6 +202,7 @@ class Lobby {
     // The default opponent is the server's default bot (not the random beginner).
     if (this.botSel && info.default_bot && bots.includes(info.default_bot)) this.botSel.value = info.default_bot;
     this.tablesEl = h('div', { id: 'tables' });
+    this.recentEl = h('div', { id: 'recent-games' });
     clear(this.root).append(
       this.error,
       h('div', { class: 'card' }, h('div', { class: 'big-buttons' },
@@ -211,6 +212,7 @@ class Lobby {
       h('div', { class: 'card' }, h('div', { class: 'row' }, codeIn, h('button', { id: 'join-btn', onclick: join }, t('lobby.join')))),
       h('div', { class: 'card' }, h('div', { class: 'row', style: { justifyContent: 'space-between' } },
         h('h2', {}, t('lobby.tables')), h('button', { onclick: () => this.refresh() }, t('lobby.refresh'))), this.tablesEl),
+      h('div', { class: 'card' }, h('h2', {}, t('lobby.recent')), this.recentEl),
       h('details', { class: 'card', id: 'create' },
         h('summary', {}, h('strong', {}, t('lobby.create'))),
         h('div', { class: 'grid-form', style: { marginTop: '0.6rem' } },
@@ -227,12 +229,15 @@ class Lobby {
   }
   async refresh() {
     let list;
+    let lobby;
     try {
-      list = (await api('GET', '/api/tables')).tables || [];
+      lobby = await api('GET', '/api/tables');
+      list = lobby.tables || [];
     } catch (e) {
       this.fail(e);
       return;
     }
+    this.showRecent(lobby.recent_games || []);
     if (!list.length) {
       clear(this.tablesEl).append(h('p', { class: 'muted' }, t('lobby.none')));
       return;
@@ -248,6 +253,27 @@ class Lobby {
       h('thead', {}, h('tr', {}, h('th', {}, t('lobby.name')), h('th', {}, t('lobby.board')), h('th', { class: 'opt' }, t('lobby.mode')),
         h('th', {}, t('lobby.status')), h('th', { class: 'opt' }, t('lobby.players')), h('th', {}))),
       h('tbody', {}, rows)));
+  }
+  /** Finished public games from the server's database, newest first, each with its replay. */
+  showRecent(games) {
+    if (!games.length) {
+      clear(this.recentEl).append(h('p', { class: 'muted' }, t('lobby.recentNone')));
+      return;
+    }
+    const rows = games.map((g) => {
+      const ids = g.player_ids || [];
+      const players = (g.players || []).map((name, s) => [s ? ' · ' : null, playerLink(name, {}, linkKey(name, ids[s]))]);
+      const o = g.outcome || {};
+      const result = o.result === 'draw' ? t('result.draw')
+        : o.result === 'aborted' || !o.result ? t('result.aborted')
+          : `${(o.winners || []).map((s) => displayName(g.players?.[s] || '')).join(' · ')} ${t('lobby.winners')}`;
+      return h('tr', { 'data-game': g.id },
+        h('td', {}, `${t(`board.${g.board}`)} · ${t(`mode.${g.mode}`)}`),
+        h('td', { class: 'players' }, players),
+        h('td', {}, result),
+        h('td', {}, h('a', { href: `#/replay/${encodeURIComponent(g.id)}`, class: 'replay-link' }, t('player.replay'))));
+    });
+    clear(this.recentEl).append(h('table', { class: 'tables' }, h('tbody', {}, rows)));
   }
 }
 

@@ -196,9 +196,10 @@ test('two people at one table: a draw offered and declined, then offered and acc
   await guest.waitForSelector('#outcome');
   assert.match(await guest.locator('#outcome').textContent(), /Draw \(agreement\)/);
 
-  // Player links in the lobby (the finished game is listed for a few minutes).
+  // Player links in the lobby: the finished game is among the recent games (from the database).
   await host.goto(server.url + '/#/');
-  await host.waitForSelector(`#tables a.player-link[href="${guestHref}"]`);
+  await host.waitForSelector(`#recent-games a.player-link[href="${guestHref}"]`);
+  await host.waitForSelector('#recent-games a.replay-link');
   // The guest's own page (guests are found by id) shows the draw and a rating.
   await guest.click('#me-link');
   await guest.waitForURL(/#\/player\/p_/);
