@@ -8,6 +8,28 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
+/// One HTTP response: status, headers (lower-case names) and the body (JSON if it parses, else
+/// a JSON string).
+#[derive(Clone, Debug)]
+pub struct HttpReply {
+    /// The status code.
+    pub status: u16,
+    /// The headers, names in lower case.
+    pub headers: Vec<(String, String)>,
+    /// The body.
+    pub body: Value,
+}
+
+impl HttpReply {
+    /// The first header of that (lower-case) name.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
 /// One HTTP request to `addr` (`host:port`); returns the status and the body (JSON if it parses,
 /// else a JSON string).
 pub async fn http(
@@ -17,9 +39,40 @@ pub async fn http(
     body: Option<&Value>,
     bearer: Option<&str>,
 ) -> Result<(u16, Value), String> {
-    let mut s = TcpStream::connect(addr)
-        .await
-        .map_err(|e| format!("connect {addr}: {e}"))?;
+    let r = request(None, addr, method, path, body, bearer).await?;
+    Ok((r.status, r.body))
+}
+
+/// One HTTP request to `addr`, sent from the local address `src` if given (any 127.0.0.0/8
+/// address is this machine: tests and load tests play several clients that way).
+pub async fn request(
+    src: Option<std::net::IpAddr>,
+    addr: &str,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+    bearer: Option<&str>,
+) -> Result<HttpReply, String> {
+    let mut s = match src {
+        None => TcpStream::connect(addr)
+            .await
+            .map_err(|e| format!("connect {addr}: {e}"))?,
+        Some(ip) => {
+            let socket = match ip {
+                std::net::IpAddr::V4(_) => tokio::net::TcpSocket::new_v4(),
+                std::net::IpAddr::V6(_) => tokio::net::TcpSocket::new_v6(),
+            }
+            .map_err(|e| e.to_string())?;
+            socket
+                .bind(std::net::SocketAddr::new(ip, 0))
+                .map_err(|e| format!("bind {ip}: {e}"))?;
+            let to = addr.parse().map_err(|e| format!("address {addr}: {e}"))?;
+            socket
+                .connect(to)
+                .await
+                .map_err(|e| format!("connect {addr}: {e}"))?
+        }
+    };
     let body = body.map(|b| b.to_string()).unwrap_or_default();
     let auth = bearer
         .map(|t| format!("Authorization: Bearer {t}\r\n"))
@@ -32,27 +85,36 @@ pub async fn http(
         .await
         .map_err(|e| e.to_string())?;
     let mut buf = Vec::new();
-    tokio::time::timeout(Duration::from_secs(30), s.read_to_end(&mut buf))
+    tokio::time::timeout(Duration::from_secs(60), s.read_to_end(&mut buf))
         .await
         .map_err(|_| "HTTP timeout".to_string())?
         .map_err(|e| e.to_string())?;
     let text = String::from_utf8_lossy(&buf);
     let (head, rest) = text.split_once("\r\n\r\n").ok_or("bad HTTP response")?;
-    let status: u16 = head
-        .split_whitespace()
-        .nth(1)
+    let mut lines = head.lines();
+    let status: u16 = lines
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
         .and_then(|c| c.parse().ok())
         .ok_or("bad status line")?;
-    let chunked = head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked");
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    let chunked = headers
+        .iter()
+        .any(|(n, v)| n == "transfer-encoding" && v.contains("chunked"));
     let body = if chunked {
         dechunk(rest)
     } else {
         rest.to_string()
     };
-    let v = serde_json::from_str(&body).unwrap_or(Value::String(body));
-    Ok((status, v))
+    let body = serde_json::from_str(&body).unwrap_or(Value::String(body));
+    Ok(HttpReply {
+        status,
+        headers,
+        body,
+    })
 }
 
 fn dechunk(mut s: &str) -> String {

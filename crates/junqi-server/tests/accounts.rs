@@ -571,20 +571,20 @@ async fn every_login_does_one_password_verification() {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn password_hashing_runs_on_a_bounded_number_of_threads() {
-    let ts = start_with(|c| {
-        c.settings.accounts.hash_threads = 2;
-        c.settings.accounts.hash_queue = 64;
-    })
-    .await;
+/// `n` logins with wrong passwords for unknown names at once, each from its own address in
+/// 127.0.`net`.0/24 (so that no address throttle stops them).
+fn concurrent_wrong_logins(
+    ts: &TestServer,
+    n: usize,
+    net: u8,
+) -> Vec<tokio::task::JoinHandle<Reply>> {
     let addr = ts.addr();
-    let runs: Vec<_> = (0..24)
+    (0..n)
         .map(|i| {
             let addr = addr.clone();
             tokio::spawn(async move {
                 http_from(
-                    &format!("127.0.1.{}", i + 1),
+                    &format!("127.0.{net}.{}", i + 1),
                     &addr,
                     "POST",
                     "/api/login",
@@ -594,7 +594,17 @@ async fn password_hashing_runs_on_a_bounded_number_of_threads() {
                 .await
             })
         })
-        .collect();
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn password_hashing_runs_on_a_bounded_number_of_threads() {
+    let ts = start_with(|c| {
+        c.settings.accounts.hash_threads = 2;
+        c.settings.accounts.hash_queue = 64;
+    })
+    .await;
+    let runs = concurrent_wrong_logins(&ts, 24, 1);
     for r in runs {
         let r = r.await.unwrap();
         assert_eq!(r.status, 401, "{}", r.body);
@@ -615,23 +625,7 @@ async fn a_full_hashing_queue_answers_503() {
         c.settings.accounts.hash_queue = 1;
     })
     .await;
-    let addr = ts.addr();
-    let runs: Vec<_> = (0..32)
-        .map(|i| {
-            let addr = addr.clone();
-            tokio::spawn(async move {
-                http_from(
-                    &format!("127.0.2.{}", i + 1),
-                    &addr,
-                    "POST",
-                    "/api/login",
-                    Some(&json!({"name": format!("nobody{i}"), "password": "guessing away"})),
-                    None,
-                )
-                .await
-            })
-        })
-        .collect();
+    let runs = concurrent_wrong_logins(&ts, 32, 2);
     let mut busy = 0;
     for r in runs {
         let r = r.await.unwrap();

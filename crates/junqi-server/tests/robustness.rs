@@ -13,18 +13,9 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-/// A server with its settings changed by `f`, on a fresh data directory (or `dir`).
-async fn start_with(dir: Option<tempfile::TempDir>, f: impl FnOnce(&mut Settings)) -> TestServer {
-    let clock = ManualClock::new(T0);
-    let dir = dir.unwrap_or_else(|| tempfile::tempdir().unwrap());
-    let mut cfg = config(None, dir.path().to_path_buf(), &clock);
-    f(&mut cfg.settings);
-    let server = junqi_server::start(cfg).await.expect("server starts");
-    TestServer {
-        server,
-        clock,
-        dir: Some(dir),
-    }
+/// A server with its settings changed by `f`.
+async fn with_settings(f: impl FnOnce(&mut Settings)) -> TestServer {
+    start_with(|c| f(&mut c.settings)).await
 }
 
 /// Wait (real time, at most `limit`) until `cond` holds.
@@ -108,7 +99,7 @@ async fn the_write_ahead_log_stays_bounded_under_steady_writes_and_reads() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn half_sent_requests_and_silent_websockets_are_closed() {
-    let ts = start_with(None, |s| {
+    let ts = with_settings(|s| {
         s.header_timeout_ms = 300;
         s.connection_idle_ms = 700;
         s.hello_timeout_ms = 300;
@@ -169,7 +160,7 @@ async fn half_sent_requests_and_silent_websockets_are_closed() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_address_cannot_hold_every_connection() {
-    let ts = start_with(None, |s| s.max_connections_per_address = 4).await;
+    let ts = with_settings(|s| s.max_connections_per_address = 4).await;
     let mut held = Vec::new();
     for _ in 0..4 {
         held.push(TcpStream::connect(ts.addr()).await.unwrap());
@@ -204,7 +195,7 @@ async fn one_address_cannot_hold_every_connection() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tables_nobody_plays_at_close_and_spam_is_refused() {
-    let ts = start_with(None, |s| {
+    let ts = with_settings(|s| {
         s.table_idle_ms = 60_000;
         s.max_open_tables_per_creator = 3;
         s.tables_per_minute_per_address = 1000;
@@ -270,7 +261,7 @@ async fn vs_bot_status(ts: &TestServer, id: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn table_creation_is_rate_limited_per_address() {
-    let ts = start_with(None, |s| s.tables_per_minute_per_address = 3).await;
+    let ts = with_settings(|s| s.tables_per_minute_per_address = 3).await;
     let mut last = (0, Value::Null);
     for _ in 0..4 {
         last = ts
@@ -327,8 +318,7 @@ async fn accepting_ones_own_draw_offer_is_refused() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_draw_offer_and_the_move_clock_survive_a_restart() {
-    let dir = tempfile::tempdir().unwrap();
-    let ts = start_with(Some(dir), |_| {}).await;
+    let ts = start().await;
     let (id, mut a, mut b, t0, t1) = two_people(&ts, 30).await;
     // The move clock has 30 s, renewed by each move.
     let sync = a

@@ -154,23 +154,8 @@ pub fn seats(board: BoardKind) -> Seat {
     board.seats() as Seat
 }
 
-/// One HTTP response seen by [`http_from`]: status, headers (lower-case names) and the body (JSON
-/// if it parses, else a JSON string).
-pub struct Reply {
-    pub status: u16,
-    pub headers: Vec<(String, String)>,
-    pub body: Value,
-}
-
-impl Reply {
-    /// The first header of that (lower-case) name.
-    pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    }
-}
+/// One HTTP response seen by [`http_from`].
+pub type Reply = junqi_server::client::HttpReply;
 
 /// One HTTP request to `addr` sent from the loopback address `src` (e.g. `127.0.0.7`: every
 /// 127.0.0.0/8 address is this machine), so that tests can play several clients.
@@ -182,63 +167,10 @@ pub async fn http_from(
     body: Option<&Value>,
     bearer: Option<&str>,
 ) -> Reply {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let local: std::net::SocketAddr = format!("{src}:0").parse().expect("a source address");
-    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
-    socket.bind(local).expect("bind the source address");
-    let mut s = socket
-        .connect(addr.parse().expect("server address"))
+    let ip = src.parse().expect("a source address");
+    junqi_server::client::request(Some(ip), addr, method, path, body, bearer)
         .await
-        .expect("connect");
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let auth = bearer
-        .map(|t| format!("Authorization: Bearer {t}\r\n"))
-        .unwrap_or_default();
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\n{auth}Content-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).await.expect("write");
-    let mut buf = Vec::new();
-    tokio::time::timeout(std::time::Duration::from_secs(60), s.read_to_end(&mut buf))
-        .await
-        .expect("HTTP answer in time")
-        .expect("read");
-    let text = String::from_utf8_lossy(&buf).to_string();
-    let (head, rest) = text.split_once("\r\n\r\n").expect("an HTTP response");
-    let mut lines = head.lines();
-    let status: u16 = lines
-        .next()
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|c| c.parse().ok())
-        .expect("a status line");
-    let headers: Vec<(String, String)> = lines
-        .filter_map(|l| l.split_once(':'))
-        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_string()))
-        .collect();
-    let chunked = headers
-        .iter()
-        .any(|(n, v)| n == "transfer-encoding" && v.contains("chunked"));
-    let mut raw = rest.to_string();
-    if chunked {
-        let mut out = String::new();
-        let mut s = rest;
-        while let Some((size, more)) = s.split_once("\r\n") {
-            let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
-            if n == 0 || more.len() < n {
-                break;
-            }
-            out.push_str(&more[..n]);
-            s = more[n..].trim_start_matches("\r\n");
-        }
-        raw = out;
-    }
-    let body = serde_json::from_str(&raw).unwrap_or(Value::String(raw));
-    Reply {
-        status,
-        headers,
-        body,
-    }
+        .expect("an HTTP answer")
 }
 
 /// A server like [`start`] whose configuration `adjust` may change first (settings, limits).
