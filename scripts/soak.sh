@@ -3,6 +3,7 @@
 # directory, `junqi loadtest` against it, and every INTERVAL seconds the server's resident
 # memory, open files, database and write-ahead log sizes. Loopback only; it stops by itself.
 #   scripts/soak.sh [CONCURRENCY] [SECONDS] [THINK_MS]      (defaults: 2000 1800 1000)
+# JUNQI_BIN: a junqi binary to use instead of building one; INTERVAL: seconds between samples.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 concurrency="${1:-2000}"
@@ -11,8 +12,10 @@ think="${3:-1000}"
 interval="${INTERVAL:-30}"
 port="${PORT:-18090}"
 cd "$root"
-cargo build --release -p junqi ${CI:+--locked}
-bin="$root/target/release/junqi"
+if [ -z "${JUNQI_BIN:-}" ]; then
+  cargo build --release -p junqi ${CI:+--locked}
+fi
+bin="${JUNQI_BIN:-$root/target/release/junqi}"
 data="$(mktemp -d /tmp/junqi-soak.XXXXXX)"
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 "$bin" serve --addr "127.0.0.1:$port" --data-dir "$data" \
