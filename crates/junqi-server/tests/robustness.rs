@@ -328,8 +328,7 @@ async fn a_draw_offer_and_the_move_clock_survive_a_restart() {
         .find(|f| f["type"] == "sync")
         .cloned()
         .unwrap();
-    let first = sync["observation"]["legal_actions"][0].clone();
-    a.send(&json!({"type": "act", "action": first}))
+    a.send(&json!({"type": "act", "action": first_legal(&sync)}))
         .await
         .unwrap();
     b.recv_type("events").await.unwrap();

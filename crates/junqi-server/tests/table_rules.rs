@@ -3,14 +3,7 @@
 
 mod common;
 use common::*;
-use serde_json::{json, Value};
-
-fn first_legal(f: &Value) -> String {
-    f["observation"]["legal_actions"][0]
-        .as_str()
-        .expect("a legal action")
-        .to_string()
-}
+use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn timeouts_skip_and_five_skips_eliminate() {

@@ -252,9 +252,11 @@ impl Table {
             let _ = tx.try_send(Utf8Bytes::from(error_frame(&Refusal::Busy, None)));
             return;
         }
+        // Hashed once: the seats keep only hashes.
         let seat = token
             .as_deref()
-            .and_then(|t| self.seats.iter().position(|s| s.claimed_by(t)))
+            .map(crate::secret::hash_token)
+            .and_then(|h| self.seats.iter().position(|s| s.claimed_by(&h)))
             .map(|s| s as Seat);
         self.conns.insert(
             conn,

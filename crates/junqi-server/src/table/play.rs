@@ -250,7 +250,12 @@ impl Table {
         )];
         match outcome {
             Some(o) => stmts.extend(self.finish_stmts(o, now)),
-            None => stmts.push(self.state_stmt()),
+            // The stored state changes with an entry only if a move clock runs or an offer
+            // was cleared; most entries of a game without a clock write just themselves.
+            None if self.turn_deadline != old_turn || self.draw != old_draw => {
+                stmts.push(self.state_stmt())
+            }
+            None => {}
         }
         if let Err(e) = self.env.db.write(stmts).await {
             // Not stored: undo, so that nothing unstored is ever announced.

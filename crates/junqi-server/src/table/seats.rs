@@ -41,9 +41,9 @@ impl SeatState {
         }
     }
 
-    /// Whether `token` claims this seat.
-    pub fn claimed_by(&self, token: &str) -> bool {
-        self.token_hash.as_deref() == Some(hash_token(token).as_str())
+    /// Whether the token of hash `token_hash` claims this seat.
+    pub fn claimed_by(&self, token_hash: &str) -> bool {
+        self.token_hash.as_deref() == Some(token_hash)
     }
 
     pub fn is_human(&self) -> bool {
@@ -153,10 +153,10 @@ mod tests {
         let stored = s.to_json().to_string();
         assert!(!stored.contains("secret-seat-token"));
         let back = SeatState::from_json(&serde_json::from_str(&stored).unwrap());
-        assert!(back.claimed_by("secret-seat-token"));
-        assert!(!back.claimed_by("another"));
+        assert!(back.claimed_by(&hash_token("secret-seat-token")));
+        assert!(!back.claimed_by(&hash_token("another")));
         // A seat stored by an older server (plain token) still claims with that token.
         let old = json!({"kind": "human", "player": {"id": "p", "name": "n", "guest": true}, "token": "t0"});
-        assert!(SeatState::from_json(&old).claimed_by("t0"));
+        assert!(SeatState::from_json(&old).claimed_by(&hash_token("t0")));
     }
 }

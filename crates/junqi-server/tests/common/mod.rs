@@ -237,3 +237,11 @@ pub async fn two_people(
         .unwrap();
     (id, a, b, t0, t1)
 }
+
+/// The first legal action of an observation or sync frame.
+pub fn first_legal(f: &Value) -> String {
+    f["observation"]["legal_actions"][0]
+        .as_str()
+        .expect("a legal action")
+        .to_string()
+}
