@@ -20,6 +20,7 @@ data="$(mktemp -d /tmp/junqi-soak.XXXXXX)"
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 "$bin" serve --addr "127.0.0.1:$port" --data-dir "$data" \
   --max-connections-per-address $((concurrency * 3)) --tables-per-minute 1000000 \
+  --max-open-tables "$concurrency" \
   --rate 100 >"$data/serve.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT

@@ -30,6 +30,10 @@ pub struct Args {
     /// Tables one client address may create per minute.
     #[arg(long, default_value_t = junqi_server::Settings::default().tables_per_minute_per_address)]
     pub tables_per_minute: u32,
+    /// Open (not yet playing) tables one person may have at once; guests of one address share
+    /// twice this.
+    #[arg(long, default_value_t = junqi_server::Settings::default().max_open_tables_per_creator)]
+    pub max_open_tables: usize,
     /// Minutes before a table nobody plays at (no seated person connected before play) closes.
     #[arg(long, default_value_t = junqi_server::Settings::default().table_idle_ms / 60_000)]
     pub table_idle_minutes: u64,
@@ -60,6 +64,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         config.settings.rate_burst = (args.rate * 2.0).max(1.0);
         config.settings.max_connections_per_address = args.max_connections_per_address;
         config.settings.tables_per_minute_per_address = args.tables_per_minute;
+        config.settings.max_open_tables_per_creator = args.max_open_tables.max(1);
         config.settings.table_idle_ms = args.table_idle_minutes.max(1) * 60_000;
         config.settings.wal_limit_bytes = args.wal_limit_mb.max(1) * 1024 * 1024;
         let where_ = match &args.database {
