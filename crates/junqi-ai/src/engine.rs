@@ -86,9 +86,14 @@ fn first_word(s: &str) -> (&str, &str) {
     }
 }
 
+/// A count or a seat: decimal digits only. (`u64::from_str` also takes a leading `+`, which a
+/// protocol word should not: one spelling per value keeps drivers honest.)
 fn parse_u64(word: &str, what: &str) -> Result<u64, String> {
-    word.parse::<u64>()
-        .map_err(|_| format!("{what} must be a non-negative integer, got {word:?}"))
+    let refuse = || format!("{what} must be a non-negative integer, got {word:?}");
+    if word.is_empty() || !word.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(refuse());
+    }
+    word.parse::<u64>().map_err(|_| refuse())
 }
 
 /// Parse the `seed` of `newgame`: an unsigned 64-bit integer written in decimal digits only
@@ -913,6 +918,9 @@ mod tests {
             "go iterations 5 now",
             "go seconds 5",
             "go movetime -3",
+            "go iterations +5",
+            "newgame board two_player mode dark seat +0",
+            "go iterations 1e3",
         ] {
             assert!(parse_command(bad).is_err(), "{bad:?} parsed");
             assert!(
