@@ -26,6 +26,7 @@ pub mod idle;
 pub mod limits;
 pub mod names;
 pub mod protocol;
+pub mod proxy;
 pub mod rating;
 pub mod registry;
 pub mod secret;
@@ -150,6 +151,7 @@ async fn serve(listener: tokio::net::TcpListener, router: axum::Router, settings
     let counter = limits::ConnCounter::new(settings.max_connections_per_address);
     let header_timeout = Duration::from_millis(settings.header_timeout_ms);
     let idle = Duration::from_millis(settings.connection_idle_ms);
+    let trusted_proxies = Arc::new(settings.trusted_proxies.clone());
     loop {
         let (tcp, peer) = match listener.accept().await {
             Ok(c) => c,
@@ -160,10 +162,16 @@ async fn serve(listener: tokio::net::TcpListener, router: axum::Router, settings
                 continue;
             }
         };
-        let Some(guard) = counter.open(peer.ip()) else {
-            tracing::debug!("refused a connection from {peer}: too many open");
-            drop(tcp);
-            continue;
+        let trusted = trusted_proxies.clone();
+        let guard = if trusted.contains(&peer.ip()) {
+            None
+        } else {
+            let Some(guard) = counter.open(peer.ip()) else {
+                tracing::debug!("refused a connection from {peer}: too many open");
+                drop(tcp);
+                continue;
+            };
+            Some(guard)
         };
         // Small frames go out at once (no Nagle delay on the per-move round trip).
         let _ = tcp.set_nodelay(true);
@@ -172,8 +180,12 @@ async fn serve(listener: tokio::net::TcpListener, router: axum::Router, settings
             let _guard = guard;
             let svc = hyper::service::service_fn(
                 move |mut req: hyper::Request<hyper::body::Incoming>| {
+                    // The address every limit keys on: the peer, or behind a trusted proxy
+                    // the client it names.
+                    let ip = proxy::client_ip(peer.ip(), req.headers(), &trusted);
+                    let client = std::net::SocketAddr::new(ip, peer.port());
                     req.extensions_mut()
-                        .insert(axum::extract::ConnectInfo(peer));
+                        .insert(axum::extract::ConnectInfo(client));
                     router.clone().oneshot(req)
                 },
             );

@@ -18,6 +18,9 @@ pub struct Settings {
     pub tables_per_minute_per_address: u32,
     /// Open connections (HTTP and WebSocket) one address may hold.
     pub max_connections_per_address: usize,
+    /// Reverse proxies whose `X-Forwarded-For` names the client (see proxy.rs). Their own
+    /// connections are not capped per address: the proxy carries many clients, and caps them.
+    pub trusted_proxies: Vec<std::net::IpAddr>,
     /// Connections one table serves at once (players and spectators).
     pub max_connections_per_table: usize,
     /// A request whose headers are not complete by then is dropped.
@@ -46,6 +49,7 @@ impl Default for Settings {
             max_open_tables_per_creator: 5,
             tables_per_minute_per_address: 20,
             max_connections_per_address: 64,
+            trusted_proxies: Vec::new(),
             max_connections_per_table: 256,
             header_timeout_ms: 10_000,
             hello_timeout_ms: 10_000,

@@ -421,3 +421,56 @@ async fn the_lobby_lists_recent_finished_games_from_the_database() {
         .iter()
         .any(|g| g["id"] == pid));
 }
+
+/// Create a 人机 table from loopback `src`, saying `X-Forwarded-For: xff`; the status code.
+async fn create_forwarded(addr: &str, src: &str, xff: &str) -> u16 {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket
+        .bind(std::net::SocketAddr::new(src.parse().unwrap(), 0))
+        .unwrap();
+    let mut s = socket.connect(addr.parse().unwrap()).await.unwrap();
+    let body = r#"{"board":"two_player"}"#;
+    let req = format!(
+        "POST /api/play-computer HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\
+         X-Forwarded-For: {xff}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).await.unwrap();
+    let text = String::from_utf8_lossy(&out);
+    text.split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Behind a trusted proxy the creation limit counts each forwarded client apart; from anyone
+/// else the header is ignored, so a client cannot dodge the limit by writing it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn limits_key_on_the_forwarded_client_only_behind_a_trusted_proxy() {
+    let ts = with_settings(|s| {
+        s.tables_per_minute_per_address = 2;
+        s.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+    })
+    .await;
+    let addr = ts.addr();
+    let a = "203.0.113.1";
+    assert_eq!(create_forwarded(&addr, "127.0.0.1", a).await, 201);
+    assert_eq!(create_forwarded(&addr, "127.0.0.1", a).await, 201);
+    assert_eq!(create_forwarded(&addr, "127.0.0.1", a).await, 429);
+    // Another client behind the same proxy is not locked out by the first.
+    assert_eq!(
+        create_forwarded(&addr, "127.0.0.1", "203.0.113.2").await,
+        201
+    );
+    // A client that writes its own header on a direct connection gets no new address.
+    for (i, code) in [201, 201, 429].into_iter().enumerate() {
+        let xff = format!("198.51.100.{i}");
+        assert_eq!(
+            create_forwarded(&addr, "127.0.0.9", &xff).await,
+            code,
+            "{xff}"
+        );
+    }
+}

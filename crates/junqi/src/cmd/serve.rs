@@ -27,6 +27,11 @@ pub struct Args {
     /// machine needs more).
     #[arg(long, default_value_t = junqi_server::Settings::default().max_connections_per_address)]
     pub max_connections_per_address: usize,
+    /// A reverse proxy (repeat for several) whose X-Forwarded-For header names the client, so
+    /// that the per-address limits see clients rather than the proxy. The proxy must then cap
+    /// connections per client itself.
+    #[arg(long = "trusted-proxy")]
+    pub trusted_proxies: Vec<std::net::IpAddr>,
     /// Tables one client address may create per minute.
     #[arg(long, default_value_t = junqi_server::Settings::default().tables_per_minute_per_address)]
     pub tables_per_minute: u32,
@@ -64,6 +69,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         config.settings.rate_burst = (args.rate * 2.0).max(1.0);
         config.settings.max_connections_per_address = args.max_connections_per_address;
         config.settings.tables_per_minute_per_address = args.tables_per_minute;
+        config.settings.trusted_proxies = args.trusted_proxies.clone();
         config.settings.max_open_tables_per_creator = args.max_open_tables.max(1);
         config.settings.table_idle_ms = args.table_idle_minutes.max(1) * 60_000;
         config.settings.wal_limit_bytes = args.wal_limit_mb.max(1) * 1024 * 1024;
