@@ -5,7 +5,7 @@ import { t, seatName, getLang } from './i18n.js';
 import { api } from './api.js';
 import { BoardView, SEAT_COLOURS } from './render.js';
 import { roleName } from './roles.js';
-import { describeEntry, describeOutcome, lastMoveOf, fallen } from './events.js';
+import { describeOutcome, lastMoveOf, fallen, entryText } from './events.js';
 import { serverMessage } from './errors.js';
 import { playerLink, linkKey } from './player.js';
 
@@ -54,7 +54,7 @@ export class ReplayView {
     this.stepsEl = h('ol', { class: 'steps', id: 'replay-steps' });
     const items = [h('li', { 'data-i': 0, onclick: () => this.show(0) }, `0. ${t('replay.start')}`)];
     d.steps.forEach((st, k) => {
-      const words = describeEntry(st.entry, st.events, this.board).map((l) => l.text).join('; ') || st.entry;
+      const words = entryText(st.entry, st.events, this.board) || st.entry;
       items.push(h('li', { 'data-i': k + 1, onclick: () => this.show(k + 1) }, `${k + 1}. ${words}`));
     });
     this.stepsEl.append(...items);
