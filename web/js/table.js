@@ -209,6 +209,11 @@ export class TableView {
         s.paused = f.paused === false ? null : f;
         break;
       case 'table':
+        // Play begins: on a phone the 确认布阵 button is below the board, so the board is brought
+        // back into view.
+        if (live && s.status === 'deploying' && f.table.status === 'playing') {
+          setTimeout(() => this.boardEl.scrollIntoView?.({ block: 'nearest' }), 0);
+        }
         s.table = f.table;
         s.status = f.table.status;
         s.deployed = f.deployed || null;
@@ -400,11 +405,14 @@ export class TableView {
   }
   /** Hovering or tapping an element highlights its squares on the board. */
   pointsAt(elem, squares) {
-    elem.addEventListener('mouseenter', () => this.setHighlight(squares));
+    elem.addEventListener('mouseenter', () => { this.hoverAt = Date.now(); this.setHighlight(squares); });
     elem.addEventListener('mouseleave', () => this.setHighlight(null));
+    // A tap also sends a mouseenter just before its click: a click right after it keeps the
+    // highlight; a second tap on the same line takes it away.
     elem.addEventListener('click', () => {
       const same = this.s.highlight && this.s.highlight.join() === squares.join();
-      this.setHighlight(same ? null : squares);
+      const justHovered = Date.now() - (this.hoverAt || 0) < 600;
+      this.setHighlight(same && !justHovered ? null : squares);
     });
   }
   setHighlight(squares) {
