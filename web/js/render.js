@@ -354,17 +354,24 @@ export class BoardView {
       const bx = x + L.tileW / 2 - 2;
       const by = y - L.tileH / 2 - 2;
       const r = board === 'two_player' ? 14 : 12;
-      const b = el('g', { class: `badge badge-${st.lastMove.result}`, 'data-result': st.lastMove.result }, dyn);
+      // The badge pops in once, when its move is new (a later redraw shows it still).
+      const key = `${st.lastMove.from}-${st.lastMove.to}-${st.lastMove.result}`;
+      const fresh = this.badgeKey !== key;
+      this.badgeKey = key;
+      const b = el('g', { class: `badge badge-${st.lastMove.result}${fresh ? ' fresh' : ''}`, 'data-result': st.lastMove.result }, dyn);
       el('circle', { cx: bx, cy: by, r }, b);
       el('text', { x: bx, y: by + r * 0.38, 'font-size': r * 1.05 }, b).textContent = t(`badge.${st.lastMove.result}`);
     }
     // Square names, as the log writes them (a6, c11, …), at each cell's corner.
     if (st.coords) {
       const cg = el('g', { class: 'coords' }, dyn);
-      const fs = board === 'two_player' ? 11 : 8.5;
+      // Two-player cells leave room above each tile; four-player names sit on the tile's corner.
+      const two = board === 'two_player';
+      const fs = two ? 11 : 8.5;
       for (const name of g.topo.squares.keys()) {
         const [x, y] = g.pos(name);
-        el('text', { x: x - L.tileW / 2 + 1, y: y - L.tileH / 2 + fs * 0.85, class: 'coord', 'font-size': fs, 'data-coord': name }, cg).textContent = name;
+        const ty = two ? y - L.tileH / 2 - 2 : y - L.tileH / 2 + fs * 0.85;
+        el('text', { x: x - L.tileW / 2 + 1, y: ty, class: 'coord', 'font-size': fs, 'data-coord': name }, cg).textContent = name;
       }
     }
     const lm = st.lastMove;

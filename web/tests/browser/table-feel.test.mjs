@@ -165,6 +165,11 @@ for (const screen of ['desktop', 'phone']) {
         await tap(from);
         assert.equal(await page.locator(`.piece.selected[data-at="${from}"]`).count(), 1, 'a tap selects the piece');
         assert.ok(await page.locator('[data-target]').count() > 0);
+        // Coordinates name all 129 squares as the log does.
+        await page.click('#btn-coords');
+        assert.equal(await page.locator('.coord').count(), 129);
+        assert.equal(await page.locator('.coord[data-coord="p11"]').count(), 1);
+        await page.click('#btn-coords');
         // Zoom in and back to the whole board.
         const z0 = Number(await page.getAttribute('#board', 'data-zoom'));
         await page.click('#zoom-in');
