@@ -347,7 +347,6 @@ const zh = {
   'err.action.already_out': '{seat} 已经出局',
   'err.action.not_your_turn': '现在轮到 {to_move} 走棋',
   // The table's feel (issue 12): toolbar, marks, tally, recent moves, leaving, sounds.
-  'bot.display': '电脑 · {level}',
   'seat.partner': '队友',
   'table.timeouts': '超时 {n}',
   'table.blocked': '无棋可走 {n}',
@@ -725,7 +724,6 @@ const en = {
   'err.action.no_such_seat': '{seat} does not exist',
   'err.action.already_out': '{seat} is already out of the game',
   'err.action.not_your_turn': 'It is {to_move}\'s turn',
-  'bot.display': 'computer · {level}',
   'seat.partner': 'partner',
   'table.timeouts': 'timeouts {n}',
   'table.blocked': 'no move {n}',

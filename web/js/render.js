@@ -109,7 +109,8 @@ export class Geometry {
  * state (set with update): {pieces: [{at, seat, role|null, face_down, carrying_flag_of}],
  *   selected, targets: [names], lastMove: {from, to, result}, marks: [names] (errors), refused: [names] (squares the server refused),
  *   territory: seat to emphasise (deployment), highlight: [names] (from the log), coords: bool,
- *   guesses: {name: role} (标记 on hidden pieces)}
+ *   guesses: {name: role} (标记 on hidden pieces), deduced: {name: role} (hidden pieces whose
+ *   role the events tell)}
  */
 export class BoardView {
   constructor(container, options) {
@@ -328,7 +329,14 @@ export class BoardView {
           el('text', { x: L.tileW / 2 - 5, y: -L.tileH / 2 + 10, class: 'tile-rank', 'font-size': 9 }, grp).textContent = String(r);
         }
       }
-      if (hidden && guesses[p.at]) {
+      const told = (st.deduced || {})[p.at];
+      if (hidden && told) {
+        // A role the events tell (tally.js): a fact, drawn as a label with a dotted frame.
+        const label = roleName(told, lang, true);
+        const size = lang === 'en' ? Math.min(L.font * 0.78, (L.tileW - 6) / (label.length * 0.55)) : L.font * 0.9;
+        el('rect', { x: -L.tileW / 2 + 3.5, y: -L.tileH / 2 + 3.5, width: L.tileW - 7, height: L.tileH - 7, rx: 3, class: 'deduced-frame' }, grp);
+        el('text', { x: 0, y: size * 0.36, class: 'tile-label deduced', 'font-size': size.toFixed(1), 'data-deduced': told }, grp).textContent = label;
+      } else if (hidden && guesses[p.at]) {
         // The player's guess, on the blank tile with a question mark: never taken for a fact.
         const label = `${roleName(guesses[p.at], lang, true)}?`;
         const size = Math.min(L.font * 0.8, (L.tileW - 6) / (label.length * (lang === 'en' ? 0.58 : 1)));

@@ -1,12 +1,15 @@
 // How seats are named and what leaving costs: one display name for a bot everywhere (the seat
 // panel, the status line), and the warning before leaving a game in progress.
 import { t } from './i18n.js';
+import { displayName } from './player.js';
 
-/** A bot seat's name as people read it: 电脑 · 普通 (from the server's `bot:<level>`). */
+/**
+ * A bot seat's name as people read it: 电脑 · 普通 (from the server's `bot:<level>`), the name
+ * player.js gives bots on every page.
+ */
 export function botDisplayName(name) {
-  const bot = String(name || '').replace(/^bot:/, '');
-  const level = t(`bot.${bot}`);
-  return t('bot.display', { level: level === `bot.${bot}` ? bot : level });
+  const n = String(name || '');
+  return displayName(n.startsWith('bot:') ? n : `bot:${n}`);
 }
 
 /**

@@ -16,7 +16,7 @@ import { serverMessage, refusalSquares } from './errors.js';
 import { seatLinkKey } from './player.js';
 import { FrameQueue, TIMING, glideMs } from './queue.js';
 import { MarkStore, GUESSES } from './marks.js';
-import { tally } from './tally.js';
+import { analyse } from './tally.js';
 import { play as playSound, isMuted, setMuted } from './sound.js';
 import { getFlag, setFlag, getZoom, setZoom } from './prefs.js';
 import { Zoom, readableZoom, stepZoom } from './zoom.js';
@@ -575,14 +575,19 @@ export class TableView {
     menu.style.top = `${Math.max(4, Math.min(window.innerHeight - hgt - 4, y + 8))}px`;
     this.markMenu = menu;
     this.onOutside = (e) => { if (!menu.contains(e.target)) this.closeMarkMenu(); };
+    this.onEscape = (e) => { if (e.key === 'Escape') this.closeMarkMenu(); };
     setTimeout(() => document.addEventListener('pointerdown', this.onOutside, true), 0);
+    document.addEventListener('keydown', this.onEscape);
+    menu.querySelector('button')?.focus();
   }
 
   closeMarkMenu() {
     if (this.markMenu) this.markMenu.remove();
     this.markMenu = null;
     if (this.onOutside) document.removeEventListener('pointerdown', this.onOutside, true);
+    if (this.onEscape) document.removeEventListener('keydown', this.onEscape);
     this.onOutside = null;
+    this.onEscape = null;
   }
 
   boardPieces() {
@@ -615,6 +620,7 @@ export class TableView {
     this.view.update({
       pieces: this.boardPieces(), selected: s.selected, targets, lastMove: s.lastMove, marks: [], refused,
       highlight: s.highlight || [], coords: this.coords, guesses: s.status === 'playing' ? this.marks?.marks || {} : {},
+      deduced: s.status === 'playing' ? this.analysis().deduced : {},
     });
   }
 
@@ -833,6 +839,17 @@ export class TableView {
         : h('p', { class: 'muted' }, t('recent.none')));
   }
 
+  /** What the events tell of the enemy (tally.js), for the tally and the board. */
+  analysis() {
+    const s = this.s;
+    const o = s.observation;
+    if (!o || !this.board) return { seats: [], deduced: {} };
+    return analyse({
+      board: this.board, mode: o.mode, options: o.options || {}, viewer: s.seat,
+      own: s.seat !== null ? this.ownCells() : null, history: s.history, observation: o,
+    });
+  }
+
   /** 敌情: per enemy seat, the pieces of each role not yet accounted for. */
   renderTally() {
     const s = this.s;
@@ -840,10 +857,7 @@ export class TableView {
     const o = s.observation;
     if (!o || !this.board || (s.status !== 'playing' && s.status !== 'over') || s.status === 'over') { el.hidden = true; return; }
     el.hidden = false;
-    const rows = tally({
-      board: this.board, mode: o.mode, options: o.options || {}, viewer: s.seat,
-      own: s.seat !== null ? this.ownCells() : null, history: s.history, observation: o,
-    });
+    const rows = this.analysis().seats;
     const friend = (seat) => seat === s.seat || (this.board === 'four_player' && s.seat !== null && seat === (s.seat + 2) % 4);
     const lang = getLang();
     const body = [];
@@ -875,7 +889,8 @@ export class TableView {
     if (s.paused) return [t('table.paused'), false];
     if (!o) return [t('status.playing'), false];
     if (s.seat !== null && o.to_move === s.seat && (o.legal_actions || []).length) return [t('table.yourTurn'), true];
-    return [t('table.toMove', { seat: this.seatLabel(o.to_move) }), false];
+    // 轮到 北（电脑 · 普通）走棋: no space after a full-width bracket.
+    return [t('table.toMove', { seat: this.seatLabel(o.to_move) }).replace('） ', '）'), false];
   }
 
   seatLabel(seat) {

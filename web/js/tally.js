@@ -73,7 +73,16 @@ function startPieces(board, mode, viewer, own) {
  *   shown: Object<string, number>, deadUnknown: number, hidden: number}[]} one entry per seat
  *   (per colour in flip play); `left[role]` is how many pieces of that role are not accounted for
  */
-export function tally({ board, mode = 'dark', options = {}, viewer = null, own = null, history = [], observation = null }) {
+export function tally(p) {
+  return analyse(p).seats;
+}
+
+/**
+ * The tally (`seats`, as tally() gives it) and `deduced`: {square: role} for the pieces on the
+ * board whose role the viewer's observation does not show but the events tell (the piece that
+ * took your 军长 is the 司令).
+ */
+export function analyse({ board, mode = 'dark', options = {}, viewer = null, own = null, history = [], observation = null }) {
   const seats = topology(board).seats;
   const occ = startPieces(board, mode, viewer, own);
   const zero = () => Object.fromEntries(ROLES.map((r) => [r, 0]));
@@ -183,11 +192,14 @@ export function tally({ board, mode = 'dark', options = {}, viewer = null, own =
   }
   // The observation is the truth of the board now: what it shows replaces what was followed.
   const onBoard = new Map();
+  const deduced = {};
   if (observation?.pieces) {
     for (const p of observation.pieces) {
       const mine = occ.get(p.at);
       const known = p.role && !p.face_down ? p.role : null;
-      onBoard.set(p.at, { seat: p.seat ?? mine?.seat ?? null, role: known || (p.face_down ? null : mine?.role) || null });
+      const role = known || (p.face_down ? null : mine?.role) || null;
+      if (!known && role && p.seat !== viewer) deduced[p.at] = role;
+      onBoard.set(p.at, { seat: p.seat ?? mine?.seat ?? null, role });
     }
   } else {
     for (const [sq, p] of occ) onBoard.set(sq, { seat: p.seat, role: p.role });
@@ -207,5 +219,5 @@ export function tally({ board, mode = 'dark', options = {}, viewer = null, own =
     for (const r of ROLES) left[r] = Math.max(0, COUNTS[r] - d[r] - shown[r]);
     out.push({ seat, eliminated: eliminated.has(seat), left, dead: d, shown, deadUnknown, hidden });
   }
-  return out;
+  return { seats: out, deduced };
 }

@@ -378,6 +378,25 @@ for (const screen of ['desktop', 'phone']) {
         await page.reload();
         await page.waitForSelector('.status-line.mine', { timeout: 15000 });
         assert.equal(await page.locator(`.piece[data-at="${sq}"] .guess`).getAttribute('data-guess'), 'bomb', 'the mark is kept');
+        // A long press (phone) or a right click (desktop) on another hidden piece opens the menu;
+        // Escape closes it without a mark.
+        const sq2 = await page.evaluate((first) => window.junqi.current.s.observation.pieces.find((p) => p.seat === 3 && p.at !== first).at, sq);
+        const loc2 = page.locator(`.hits [data-sq="${sq2}"]`);
+        await loc2.scrollIntoViewIfNeeded();
+        const r2 = await loc2.boundingBox();
+        const [x2, y2] = [r2.x + r2.width / 2, r2.y + r2.height / 2];
+        if (screen === 'phone') {
+          const cdp = await page.context().newCDPSession(page);
+          await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: x2, y: y2 }] });
+          await page.waitForTimeout(700);
+          await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+        } else {
+          await page.mouse.click(x2, y2, { button: 'right' });
+        }
+        await page.waitForSelector(`#mark-menu[data-sq="${sq2}"]`);
+        await page.keyboard.press('Escape');
+        assert.equal(await page.locator('#mark-menu').count(), 0);
+        assert.equal(await page.locator(`.piece[data-at="${sq2}"] .guess`).count(), 0);
         // The tally: the three other seats but not the partner, twelve roles each, a full set.
         assert.deepEqual(await page.$$eval('#tally .tally-seat', (els) => els.map((e) => e.dataset.seat)), ['1', '3']);
         const left = await page.$$eval('#tally .tally-seat[data-seat="1"] .tally-role', (els) => els.map((e) => Number(e.dataset.left)));

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { FrameQueue, glideMs, TIMING } from '../../js/queue.js';
 import { topology, movePath } from '../../js/board.js';
 import { followEvent, MarkStore } from '../../js/marks.js';
-import { tally, combat, possibleRoles } from '../../js/tally.js';
+import { tally, analyse, combat, possibleRoles } from '../../js/tally.js';
 import { readableZoom, stepZoom, MIN_PIECE_PX } from '../../js/zoom.js';
 import { skipCounts, eventSquares, entryText } from '../../js/events.js';
 import { botDisplayName, leaveWarning } from '../../js/seats.js';
@@ -236,4 +236,18 @@ test('a bot has one display name, and leaving warns with the time one may be awa
   assert.equal(botDisplayName('bot:heuristic'), 'computer · normal');
   assert.match(leaveWarning(60000, false), /60 s to come back/);
   setLang('zh');
+});
+
+test('the tally names on the board a hidden piece whose role an attack told', () => {
+  // My general (a6 in the layout '86932') is taken by the piece from a7: only a marshal does that.
+  const own = ownCells();
+  assert.equal(own[0][0], 'general');
+  const history = [{ events: [{ kind: 'attack', seat: 1, from: 'a7', to: 'a6', result: 'attacker_wins' }] }];
+  const observation = { pieces: [{ at: 'a6', seat: 1, role: null }, { at: 'b6', seat: 0, role: 'brigadier' }] };
+  const { seats, deduced } = analyse({ board: 'two_player', viewer: 0, own, history, observation });
+  assert.deepEqual(deduced, { a6: 'marshal' });
+  assert.equal(seats[1].left.marshal, 0);
+  assert.equal(seats[1].shown.marshal, 1);
+  // Without the layout nothing is told.
+  assert.deepEqual(analyse({ board: 'two_player', viewer: 0, history, observation }).deduced, {});
 });
