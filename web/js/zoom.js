@@ -21,6 +21,9 @@ export function readableZoom(board, widthPx) {
   // The two-player board keeps its overview (its pieces are wide enough to tap and read); the
   // zoom buttons enlarge it on demand.
   if (board !== 'four_player') return 1;
+  // Wide screens show the whole board (it fits the window's height there; a mouse hits its
+  // cells); the zoom is for phones and narrow windows.
+  if (widthPx >= 600) return 1;
   const pxPerUnit = widthPx / WIDTH[board];
   const need = (MIN_PIECE_PX + 2) / (TILE_H[board] * pxPerUnit);
   return need <= 1 ? 1 : Math.min(MAX_ZOOM, Math.round(need * 100) / 100);

@@ -148,8 +148,13 @@ for (const screen of ['desktop', 'phone']) {
         await startGame(page, { board: 'four_player' });
         const boxes = await page.$$eval('.piece[data-seat="0"] .tile', (els) => els.map((e) => { const r = e.getBoundingClientRect(); return [r.width, r.height]; }));
         assert.equal(boxes.length, 25);
-        const small = boxes.filter(([w, hgt]) => w < 32 || hgt < 32);
-        assert.deepEqual(small, [], `own pieces at least 32 px: ${JSON.stringify(boxes[0])}`);
+        // A phone opens zoomed with pieces of 32 px and more; a desktop shows the whole board
+        // (its height fits the window) with pieces about 32 × 26 px.
+        const min = screen === 'phone' ? 32 : 24;
+        const small = boxes.filter(([w, hgt]) => w < min || hgt < min);
+        assert.deepEqual(small, [], `own pieces at least ${min} px: ${JSON.stringify(boxes[0])}`);
+        if (screen === 'phone') assert.ok(Number(await page.getAttribute('#board', 'data-zoom')) > 1, 'zoomed on a phone');
+        else assert.equal(await page.getAttribute('#board', 'data-zoom'), '1', 'the whole board on a desktop');
         // The own arm is in view (the zoomed board opens on it).
         const inView = await page.evaluate(() => {
           const wrap = document.getElementById('board').getBoundingClientRect();
@@ -195,7 +200,7 @@ for (const screen of ['desktop', 'phone']) {
         // a6 attacks a7 at once: the front rows face each other on file a.
         await tap('a6');
         await tap('a7');
-        await page.waitForFunction(() => window.junqi.current.s.log.length >= 2 && !window.junqi.current.queue.busy, null, { timeout: 15000 });
+        await page.waitForFunction(() => window.junqi.current.s.log.length >= 2 && document.querySelector('#status.mine'), null, { timeout: 15000 });
         await page.waitForTimeout(200);
         const frames = await page.evaluate(() => window.__frames);
         assert.ok(frames.some((f) => f[1] === 'a6-a7' && f[4] === 'glide'), 'the attacker glides');
@@ -224,7 +229,7 @@ for (const screen of ['desktop', 'phone']) {
         await recordBoard(page);
         await tap('a6');
         await tap('a7');
-        await page.waitForFunction(() => window.junqi.current.s.log.length >= 2 && !window.junqi.current.queue.busy, null, { timeout: 15000 });
+        await page.waitForFunction(() => window.junqi.current.s.log.length >= 2 && document.querySelector('#status.mine'), null, { timeout: 15000 });
         const frames = await page.evaluate(() => window.__frames);
         assert.ok(!frames.some((f) => f[4] === 'glide'), 'no glide under reduced motion');
         await page.reload();
@@ -233,7 +238,7 @@ for (const screen of ['desktop', 'phone']) {
         await page.waitForTimeout(300);
         const again = await page.evaluate(() => window.__frames);
         assert.ok(!again.some((f) => f[4] === 'glide'), 'history is not animated');
-        assert.equal(await page.evaluate(() => window.junqi.current.queue.busy), false);
+        assert.equal(await page.getAttribute('svg.board', 'data-anim'), null);
       } finally {
         await b.close();
       }
@@ -250,7 +255,7 @@ for (const screen of ['desktop', 'phone']) {
         assert.equal(await page.locator('.coord[data-coord="a6"]').textContent(), 'a6');
         await tap('a6');
         await tap('a7');
-        await page.waitForFunction(() => window.junqi.current.s.log.length >= 2 && !window.junqi.current.queue.busy, null, { timeout: 15000 });
+        await page.waitForFunction(() => window.junqi.current.s.log.length >= 2 && document.querySelector('#status.mine'), null, { timeout: 15000 });
         await page.reload();
         await page.waitForSelector('.status-line.mine');
         assert.equal(await page.locator('.coord').count(), 60, 'coordinates are remembered');

@@ -201,6 +201,7 @@ test('zoom: a four-player board on a phone opens at a zoom with pieces of 32 px 
   const pxPerUnit = (370 * z) / (2 * 16 + 18 * 48);
   assert.ok(34 * pxPerUnit >= MIN_PIECE_PX, 'tile height at least 32 px');
   assert.equal(readableZoom('four_player', 1400), 1);
+  assert.equal(readableZoom('four_player', 860), 1, 'a desktop shows the whole board');
   assert.equal(readableZoom('two_player', 900), 1);
   assert.equal(stepZoom(1, -1), 1);
   assert.ok(stepZoom(2, 1) > 2);
