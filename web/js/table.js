@@ -206,7 +206,12 @@ export class TableView {
         this.ensureBoard();
         break;
       case 'paused':
+        // The server pauses a game against the computer while its person is away (its shape is
+        // the server's; a false `paused` or a `resumed` frame ends it).
         s.paused = f.paused === false ? null : f;
+        break;
+      case 'resumed':
+        s.paused = null;
         break;
       case 'table':
         // Play begins: on a phone the 确认布阵 button is below the board, so the board is brought

@@ -296,6 +296,12 @@ for (const screen of ['desktop', 'phone']) {
           return e.defaultPrevented;
         });
         assert.equal(prevented, true, 'beforeunload asks too');
+        // A server that pauses games against the computer says how long in the welcome frame
+        // (away_limit_ms): the warning says so.
+        await page.evaluate(() => { window.junqi.current.s.awayLimitMs = 30 * 60000; });
+        await page.click('#title');
+        await page.waitForTimeout(300);
+        assert.match(b.dialogs[1].message, /离开后对局暂停，30 分钟内回来可以继续/);
         page.acceptDialogs = true;
         await page.click('#title');
         await page.waitForSelector('#play-computer-2');
