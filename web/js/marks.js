@@ -53,6 +53,7 @@ export function marksKey(tableId, seat) {
 export class MarkStore {
   constructor(tableId, seat, storage = globalThis.localStorage) {
     this.key = marksKey(tableId, seat);
+    this.seat = seat;
     this.storage = storage;
     this.v = 0;
     this.marks = {};

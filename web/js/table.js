@@ -198,10 +198,7 @@ export class TableView {
         if (f.player) s.player = f.player;
         if (f.token) saveSeatToken(this.id, f.token);
         if (typeof f.away_limit_ms === 'number') s.awayLimitMs = f.away_limit_ms;
-        if (!this.marks || this.marks.seat !== s.seat) {
-          this.marks = new MarkStore(this.id, s.seat);
-          this.marks.seat = s.seat;
-        }
+        if (!this.marks || this.marks.seat !== s.seat) this.marks = new MarkStore(this.id, s.seat);
         this.catchingUp = true;
         this.ensureBoard();
         break;
@@ -1085,8 +1082,16 @@ export class TableView {
     el.hidden = false;
     el.append(h('h3', {}, t('dead.title')));
     const lang = getLang();
+    const told = this.analysis().seats;
     for (const f of fallen(o, this.seats)) {
       const colour = SEAT_COLOURS[this.board][f.seat] || '#777';
+      // Hidden seats: the dead the events name (tally.js: a marshal whose loss revealed the flag,
+      // a piece an attack told) by name, the rest as a count.
+      if (f.seat !== null && f.unknown && told[f.seat]) {
+        const named = ROLES.flatMap((r) => Array(told[f.seat].dead[r]).fill(r)).slice(0, f.unknown);
+        f.known = named;
+        f.unknown -= named.length;
+      }
       const chips = f.known.map((r) => h('span', { class: 'chip', style: { background: colour } }, roleName(r, lang)));
       el.append(h('div', { class: 'seat-dead', 'data-seat': f.seat, 'data-count': f.known.length + f.unknown },
         h('strong', {}, `${f.seat === null ? t('dead.total') : seatName(this.board, f.seat)}:`),
