@@ -766,7 +766,7 @@ export class TableView {
     const m = this.s.message;
     clear(this.messageEl);
     if (m && Date.now() - m.at < 8000) {
-      this.messageEl.append(h('div', { class: `notice ${m.kind}`, onclick: () => this.clearMessage() }, m.text));
+      this.messageEl.append(h('div', { class: `notice ${m.kind}` }, m.text));
     }
   }
 

@@ -340,6 +340,11 @@ for (const screen of ['desktop', 'phone']) {
         await page.waitForSelector('#message .notice.error');
         assert.equal((await page.locator('svg.board').boundingBox()).y, y0, 'the board stays put');
         assert.equal(await page.locator('#message').evaluate((e) => getComputedStyle(e).position), 'fixed');
+        const through = await page.evaluate(() => {
+          const r = document.querySelector('#message .notice').getBoundingClientRect();
+          return !document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)?.closest('#message');
+        });
+        assert.ok(through, 'a tap on the toast reaches what is under it');
         const legal = await page.evaluate(() => window.junqi.current.s.observation.legal_actions);
         await page.evaluate((a) => window.junqi.current.sock.send({ type: 'act', action: a }), legal[0]);
         await page.waitForFunction(() => !document.querySelector('#message .notice'), null, { timeout: 5000 });
