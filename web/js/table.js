@@ -264,7 +264,9 @@ export class TableView {
             // The piece glides on the board as it was; its result waits for the observation.
             const occupied = new Set((s.observation?.pieces || []).map((p) => p.at));
             const steps = lm.from ? movePath(topology(this.board, this.middleRail), lm.from, lm.to, (sq) => occupied.has(sq)).length - 1 : 0;
-            const ms = glideMs(steps, reducedMotion());
+            const dragged = this.dragged === `${lm.from}-${lm.to}`;
+            this.dragged = null;
+            const ms = dragged ? 0 : glideMs(steps, reducedMotion());
             s.pending = lm.result ? lm : null;
             if (lm.result) s.lastMove = { ...lm, result: null };
             if (ms && this.view) {
@@ -500,7 +502,8 @@ export class TableView {
       return;
     }
     const a = this.legal().find((x) => x.from === from && x.to === to);
-    if (a) this.act(a.text);
+    // A dragged piece is already where it goes: its move is not drawn as a glide again.
+    if (a) { this.dragged = `${from}-${to}`; this.act(a.text); }
     else {
       this.s.selected = null;
       this.renderBoard();

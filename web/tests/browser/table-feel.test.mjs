@@ -449,6 +449,19 @@ for (const screen of ['desktop', 'phone']) {
         await page.reload();
         await page.waitForSelector('.status-line.mine');
         assert.equal(await page.getAttribute('#btn-sound', 'aria-pressed'), 'true');
+        // The clock's last ten seconds: a table with an 11-second move clock warns at once.
+        await page.goto(server.url + '/#/');
+        await page.evaluate(async () => {
+          const r = await window.junqi.api('POST', '/api/tables', { board: 'two_player', mode: 'dark', move_seconds: 11, seat: 0, bots: [{ seat: 1, bot: 'random' }] });
+          window.junqi.saveSeatToken(r.table.id, r.token);
+          location.hash = `#/table/${r.table.id}`;
+        });
+        await page.waitForSelector('#btn-start:not([disabled])');
+        await page.click('#btn-start');
+        await page.waitForSelector('#btn-submit:not([disabled])');
+        await page.click('#btn-submit');
+        await page.waitForSelector('#status[data-status="playing"].mine', { timeout: 30000 });
+        await page.waitForFunction(() => window.__sounds.some((x) => x.name === 'clock' && x.muted === false), null, { timeout: 8000 });
       } finally {
         await b.close();
       }
