@@ -62,6 +62,8 @@ export class TableView {
       cells: null, deploySel: null, submitted: null, message: null, playStart: null,
       history: [], highlight: null, markMode: false, awayLimitMs: null, paused: null,
       endedAt: null, fromLast: null,
+      // An attack whose result waits for the observation after its glide (then its badge shows).
+      pending: null,
     };
     this.coords = getFlag('coords', false);
     this.marks = null;
