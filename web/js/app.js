@@ -309,7 +309,12 @@ class Demo {
 // ---------------------------------------------------------------------------------------------
 // Router
 
-async function route() {
+async function route(e) {
+  // A view with a game at stake (a table) may keep the person: the address goes back.
+  if (e && app.current?.confirmLeave && !app.current.confirmLeave(location.hash)) {
+    history.replaceState(null, '', e.oldURL);
+    return;
+  }
   if (app.current && app.current.destroy) app.current.destroy();
   app.current = null;
   const hash = location.hash.replace(/^#\/?/, '');

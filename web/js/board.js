@@ -309,3 +309,31 @@ export function engineerTargets(t, from) {
   out.delete(from);
   return out;
 }
+
+/**
+ * The squares a piece passes from `from` to `to` (both included), for drawing a move as a glide:
+ * one step when the squares are neighbours, else the shortest run along the railway through
+ * squares that `occupied(name)` says are free (the destination may be occupied: an attack). An
+ * engineer's turning run is one of its shortest runs; a straight run is the straight line. Falls
+ * back to [from, to] when no run is found.
+ */
+export function movePath(t, from, to, occupied = () => false) {
+  if (!t.has(from) || !t.has(to)) return [from, to];
+  if (t.stepAdj.get(from).has(to)) return [from, to];
+  const prev = new Map([[from, null]]);
+  const queue = [from];
+  while (queue.length) {
+    const s = queue.shift();
+    if (s === to) break;
+    for (const n of t.railAdj.get(s)) {
+      if (prev.has(n)) continue;
+      if (n !== to && occupied(n)) continue;
+      prev.set(n, s);
+      queue.push(n);
+    }
+  }
+  if (!prev.has(to)) return [from, to];
+  const path = [];
+  for (let s = to; s !== null; s = prev.get(s)) path.unshift(s);
+  return path;
+}

@@ -102,3 +102,28 @@ export function fallen(observation, seats) {
   }
   return out;
 }
+
+/** The squares an event names (from, to, at), to highlight on the board. */
+export function eventSquares(ev) {
+  if (!ev) return [];
+  return [ev.from, ev.to, ev.at].filter((s) => typeof s === 'string' && s);
+}
+
+/**
+ * A seat's skipped turns told apart: {timeout, blocked} from the `skipped` events of the
+ * history ([{events}]): a timeout (贻误战机) or a turn without a legal action (无棋可走).
+ */
+export function skipCounts(history, seat) {
+  const out = { timeout: 0, blocked: 0 };
+  for (const frame of history || []) {
+    for (const ev of frame.events || []) {
+      if (ev.kind === 'skipped' && ev.seat === seat) out[ev.reason === 'timeout' ? 'timeout' : 'blocked'] += 1;
+    }
+  }
+  return out;
+}
+
+/** The log lines of an entry as one line, joined with the language's own punctuation (；). */
+export function entryText(entry, events, board) {
+  return describeEntry(entry, events, board).map((l) => l.text).join(t('log.sep'));
+}

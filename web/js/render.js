@@ -2,8 +2,11 @@
 // camps as circles, headquarters arched, the two-player mountain, the four-player arcs), pieces
 // as tiles in their seat's colour with Chinese or English labels, hidden pieces as blank tiles,
 // highlights for selection, legal destinations, the last move and its combat result. Pointer
-// input (click or drag) is reported as square names.
-import { topology } from './board.js';
+// input (click or drag) is reported as square names; a long press or a right click on a square
+// that `markable` accepts asks for a 标记 (onMark). Optional layers: square names (coordinates),
+// squares highlighted from the log, and the player's guesses on hidden pieces. A move can be
+// drawn as a glide along its path (glide()).
+import { topology, movePath } from './board.js';
 import { roleName, rank } from './roles.js';
 import { t, getLang } from './i18n.js';
 
@@ -21,7 +24,8 @@ const TINTS = {
 /** Layout constants per board. */
 const LAYOUT = {
   two_player: { cx: 98, cy: 62, gap: 74, m: 26, tileW: 66, tileH: 36, font: 18, camp: 23 },
-  four_player: { cx: 48, cy: 48, gap: 0, m: 16, tileW: 40, tileH: 27, font: 13, camp: 18 },
+  // Tiles nearly fill the 48-unit cells, so that a zoomed phone board shows pieces of 32 px and more.
+  four_player: { cx: 48, cy: 48, gap: 0, m: 16, tileW: 42, tileH: 34, font: 14, camp: 19 },
 };
 
 function el(name, attrs = {}, parent = null) {
@@ -104,7 +108,9 @@ export class Geometry {
  * options: {board, middleRail, viewer, onClick(name|null), onDrag(from, to), draggable(name)}
  * state (set with update): {pieces: [{at, seat, role|null, face_down, carrying_flag_of}],
  *   selected, targets: [names], lastMove: {from, to, result}, marks: [names] (errors), refused: [names] (squares the server refused),
- *   territory: seat to emphasise (deployment)}
+ *   territory: seat to emphasise (deployment), highlight: [names] (from the log), coords: bool,
+ *   guesses: {name: role} (标记 on hidden pieces), deduced: {name: role} (hidden pieces whose
+ *   role the events tell)}
  */
 export class BoardView {
   constructor(container, options) {
@@ -293,8 +299,15 @@ export class BoardView {
       const [x, y] = g.pos(sq);
       el('rect', { x: x - L.tileW / 2 - 7, y: y - L.tileH / 2 - 7, width: L.tileW + 14, height: L.tileH + 14, rx: 8, class: 'mark-refused', 'data-sq': sq }, dyn);
     }
+    // Squares a log line points at.
+    for (const sq of st.highlight || []) {
+      if (!sq || !g.topo.has(sq)) continue;
+      const [x, y] = g.pos(sq);
+      el('rect', { x: x - L.tileW / 2 - 5, y: y - L.tileH / 2 - 5, width: L.tileW + 10, height: L.tileH + 10, rx: 7, class: 'hl', 'data-hl': sq }, dyn);
+    }
     // Pieces.
     const pieces = el('g', { class: 'pieces' }, dyn);
+    const guesses = st.guesses || {};
     for (const p of st.pieces || []) {
       if (!g.topo.has(p.at)) continue;
       const [x, y] = g.pos(p.at);
@@ -316,6 +329,19 @@ export class BoardView {
           el('text', { x: L.tileW / 2 - 5, y: -L.tileH / 2 + 10, class: 'tile-rank', 'font-size': 9 }, grp).textContent = String(r);
         }
       }
+      const told = (st.deduced || {})[p.at];
+      if (hidden && told) {
+        // A role the events tell (tally.js): a fact, drawn as a label with a dotted frame.
+        const label = roleName(told, lang, true);
+        const size = lang === 'en' ? Math.min(L.font * 0.78, (L.tileW - 6) / (label.length * 0.55)) : L.font * 0.9;
+        el('rect', { x: -L.tileW / 2 + 3.5, y: -L.tileH / 2 + 3.5, width: L.tileW - 7, height: L.tileH - 7, rx: 3, class: 'deduced-frame' }, grp);
+        el('text', { x: 0, y: size * 0.36, class: 'tile-label deduced', 'font-size': size.toFixed(1), 'data-deduced': told }, grp).textContent = label;
+      } else if (hidden && guesses[p.at]) {
+        // The player's guess, on the blank tile with a question mark: never taken for a fact.
+        const label = `${roleName(guesses[p.at], lang, true)}?`;
+        const size = Math.min(L.font * 0.8, (L.tileW - 6) / (label.length * (lang === 'en' ? 0.58 : 1)));
+        el('text', { x: 0, y: size * 0.36, class: 'guess', 'font-size': size.toFixed(1), 'data-guess': guesses[p.at] }, grp).textContent = label;
+      }
       if (p.carrying_flag_of !== undefined && p.carrying_flag_of !== null) {
         el('circle', { cx: -L.tileW / 2 + 4, cy: -L.tileH / 2 + 4, r: 6, class: 'carry-badge', fill: SEAT_COLOURS[board][p.carrying_flag_of] }, grp);
       }
@@ -335,11 +361,80 @@ export class BoardView {
       const [x, y] = g.pos(st.lastMove.to);
       const bx = x + L.tileW / 2 - 2;
       const by = y - L.tileH / 2 - 2;
-      const r = board === 'two_player' ? 13 : 9;
-      const b = el('g', { class: `badge badge-${st.lastMove.result}`, 'data-result': st.lastMove.result }, dyn);
+      const r = board === 'two_player' ? 14 : 12;
+      // The badge pops in once, when its move is new (a later redraw shows it still).
+      const key = `${st.lastMove.from}-${st.lastMove.to}-${st.lastMove.result}`;
+      const fresh = this.badgeKey !== key;
+      this.badgeKey = key;
+      const b = el('g', { class: `badge badge-${st.lastMove.result}${fresh ? ' fresh' : ''}`, 'data-result': st.lastMove.result }, dyn);
       el('circle', { cx: bx, cy: by, r }, b);
       el('text', { x: bx, y: by + r * 0.38, 'font-size': r * 1.05 }, b).textContent = t(`badge.${st.lastMove.result}`);
     }
+    // Square names, as the log writes them (a6, c11, …), at each cell's corner.
+    if (st.coords) {
+      const cg = el('g', { class: 'coords' }, dyn);
+      // Two-player cells leave room above each tile; four-player names sit on the tile's corner.
+      const two = board === 'two_player';
+      const fs = two ? 11 : 8.5;
+      for (const name of g.topo.squares.keys()) {
+        const [x, y] = g.pos(name);
+        const ty = two ? y - L.tileH / 2 - 2 : y - L.tileH / 2 + fs * 0.85;
+        el('text', { x: x - L.tileW / 2 + 1, y: ty, class: 'coord', 'font-size': fs, 'data-coord': name }, cg).textContent = name;
+      }
+    }
+    const lm = st.lastMove;
+    this.svg.dataset.lastMove = lm ? `${lm.from || ''}-${lm.to || ''}` : '';
+    this.svg.dataset.lastResult = lm?.result || '';
+    if (this.anim) this.stepGlide();
+  }
+
+  /**
+   * Draw the move `from` → `to` as the piece on `from` gliding along its path over `ms`
+   * milliseconds (the board as it was before the move). Resolves when the glide is over; a
+   * render in between keeps the glide going.
+   */
+  glide(from, to, ms) {
+    if (!ms || !this.geo.topo.has(from) || !this.geo.topo.has(to)) return Promise.resolve();
+    const occupied = new Set((this.state.pieces || []).map((p) => p.at));
+    const path = movePath(this.geo.topo, from, to, (sq) => occupied.has(sq)).map((sq) => this.geo.pos(sq));
+    this.endGlide();
+    return new Promise((resolve) => {
+      this.anim = { from, path, ms, start: performance.now(), resolve };
+      this.svg.dataset.anim = 'glide';
+      const frame = () => {
+        if (!this.anim) return;
+        this.stepGlide();
+        if (this.anim && performance.now() - this.anim.start < this.anim.ms) requestAnimationFrame(frame);
+        else this.endGlide();
+      };
+      requestAnimationFrame(frame);
+    });
+  }
+
+  /** Put the gliding piece where it is at this moment of its glide. */
+  stepGlide() {
+    const a = this.anim;
+    const grp = this.pieceGroup(a.from);
+    if (!grp) return;
+    if (grp.nextSibling) grp.parentNode.appendChild(grp);
+    grp.classList.add('gliding');
+    const k = Math.min(1, (performance.now() - a.start) / a.ms);
+    const e = k < 0.5 ? 2 * k * k : 1 - (-2 * k + 2) ** 2 / 2; // ease in and out
+    const seg = a.path.length - 1;
+    const f = e * seg;
+    const i = Math.min(seg - 1, Math.floor(f));
+    const u = f - i;
+    const [x0, y0] = a.path[i];
+    const [x1, y1] = a.path[i + 1] || a.path[i];
+    grp.setAttribute('transform', `translate(${x0 + (x1 - x0) * u} ${y0 + (y1 - y0) * u})`);
+  }
+
+  endGlide() {
+    const a = this.anim;
+    if (!a) return;
+    this.anim = null;
+    delete this.svg.dataset.anim;
+    a.resolve();
   }
 
   /** Mark the hit cells of draggable squares (touch drags there must not scroll the page). */
@@ -366,11 +461,29 @@ export class BoardView {
 
   installPointer() {
     const svg = this.svg;
+    // A right click asks for a mark (标记) on a square that takes one.
+    svg.addEventListener('contextmenu', (e) => {
+      const [x, y] = this.toSvg(e);
+      const sq = this.geo.squareAt(x, y);
+      if (sq && this.opts.markable && this.opts.markable(sq) && this.opts.onMark) {
+        e.preventDefault();
+        this.opts.onMark(sq, e.clientX, e.clientY);
+      }
+    });
     svg.addEventListener('pointerdown', (e) => {
       if (e.button !== 0 && e.pointerType === 'mouse') return;
       const [x, y] = this.toSvg(e);
       const sq = this.geo.squareAt(x, y);
       this.press = { sq, x: e.clientX, y: e.clientY, id: e.pointerId, dragging: false };
+      // A long press (half a second without moving) on a square that takes a mark asks for one.
+      if (sq && this.opts.markable && this.opts.markable(sq) && this.opts.onMark) {
+        const p = this.press;
+        p.longTimer = setTimeout(() => {
+          if (this.press !== p) return;
+          p.long = true;
+          this.opts.onMark(sq, p.x, p.y);
+        }, 500);
+      }
       if (sq && this.opts.draggable && this.opts.draggable(sq)) {
         this.press.canDrag = true;
         try { svg.setPointerCapture(e.pointerId); } catch { /* ignore */ }
@@ -378,6 +491,10 @@ export class BoardView {
     });
     svg.addEventListener('pointermove', (e) => {
       const p = this.press;
+      if (p && p.id === e.pointerId && p.longTimer && Math.hypot(e.clientX - p.x, e.clientY - p.y) > 8) {
+        clearTimeout(p.longTimer);
+        p.longTimer = null;
+      }
       if (!p || p.id !== e.pointerId || !p.canDrag) return;
       if (!p.dragging && Math.hypot(e.clientX - p.x, e.clientY - p.y) > 6) {
         p.dragging = true;
@@ -403,6 +520,8 @@ export class BoardView {
       const p = this.press;
       if (!p || p.id !== e.pointerId) return;
       this.press = null;
+      clearTimeout(p.longTimer);
+      if (p.long) return; // the long press asked for a mark: no click
       try { svg.releasePointerCapture(e.pointerId); } catch { /* ignore */ }
       const [x, y] = this.toSvg(e);
       const sq = this.geo.squareAt(x, y);

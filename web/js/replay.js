@@ -5,9 +5,11 @@ import { t, seatName, getLang } from './i18n.js';
 import { api } from './api.js';
 import { BoardView, SEAT_COLOURS } from './render.js';
 import { roleName } from './roles.js';
-import { describeEntry, describeOutcome, lastMoveOf, fallen } from './events.js';
+import { describeOutcome, lastMoveOf, fallen, entryText } from './events.js';
 import { serverMessage } from './errors.js';
 import { playerLink, linkKey } from './player.js';
+import { topology, movePath } from './board.js';
+import { glideMs } from './queue.js';
 
 export class ReplayView {
   constructor(root, gameId) {
@@ -54,7 +56,7 @@ export class ReplayView {
     this.stepsEl = h('ol', { class: 'steps', id: 'replay-steps' });
     const items = [h('li', { 'data-i': 0, onclick: () => this.show(0) }, `0. ${t('replay.start')}`)];
     d.steps.forEach((st, k) => {
-      const words = describeEntry(st.entry, st.events, this.board).map((l) => l.text).join('; ') || st.entry;
+      const words = entryText(st.entry, st.events, this.board) || st.entry;
       items.push(h('li', { 'data-i': k + 1, onclick: () => this.show(k + 1) }, `${k + 1}. ${words}`));
     });
     this.stepsEl.append(...items);
@@ -88,12 +90,48 @@ export class ReplayView {
     this.show(i);
   }
 
+  /**
+   * Show the position after step i. One step forward glides the moving piece first (as at the
+   * table; the counter and the list move at once); a jump (the slider, first, last, a click on a
+   * step) is drawn at once, and so is a step taken while a glide is still going.
+   */
   show(i) {
     i = Math.max(0, Math.min(this.total, i));
+    const token = (this.token = (this.token || 0) + 1);
+    const gliding = !!this.view?.anim;
+    if (gliding) {
+      this.view.endGlide();
+      this.drawBoard(this.i);
+    }
+    const lm = i === this.i + 1 && !gliding ? lastMoveOf(this.data.steps[i - 1].events) : null;
+    const reduce = !!globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+    let ms = 0;
+    if (lm?.from && this.view) {
+      const pos = this.positionAt(this.i);
+      const occupied = new Set((pos.pieces || []).map((p) => p.at));
+      const topo = topology(this.board, (this.data.start?.options?.middle_crossing || 'rail') !== 'road');
+      ms = Math.min(500, glideMs(movePath(topo, lm.from, lm.to, (sq) => occupied.has(sq)).length - 1, reduce));
+    }
     this.i = i;
-    const pos = i === 0 ? this.data.start : this.data.steps[i - 1].position;
+    this.drawInfo(i);
+    if (ms) {
+      this.view.glide(lm.from, lm.to, ms).then(() => { if (this.token === token) this.drawBoard(i); });
+    } else {
+      this.drawBoard(i);
+    }
+  }
+
+  positionAt(i) {
+    return i === 0 ? this.data.start : this.data.steps[i - 1].position;
+  }
+
+  drawBoard(i) {
     const lastMove = i === 0 ? null : lastMoveOf(this.data.steps[i - 1].events);
-    this.view.update({ pieces: pos.pieces || [], lastMove, targets: [], selected: null });
+    this.view.update({ pieces: this.positionAt(i).pieces || [], lastMove, targets: [], selected: null });
+  }
+
+  drawInfo(i) {
+    const pos = this.positionAt(i);
     this.slider.value = String(i);
     this.counter.textContent = t('replay.step', { n: i, total: this.total });
     for (const li of this.stepsEl.children) li.classList.toggle('current', Number(li.dataset.i) === i);

@@ -1,15 +1,26 @@
 // A table: seats and bots, the deployment editor, play (click or drag), announcements, the
 // fallen-piece tracker, clocks, skips, resign/draw, spectators, game over and reconnection.
+// Frames are applied one at a time through a queue (queue.js) so that moves glide and attack
+// results stay in view; a toolbar over the board holds the step counter, the game timer and the
+// switches (coordinates, 标记 mode, sound, zoom); marks (marks.js), the enemy tally (tally.js)
+// and the last five moves are in the side panel.
 import { h, clear, fmtClock } from './ui.js';
 import { t, seatName, getLang } from './i18n.js';
 import { api, TableSocket, saveSeatToken, seatToken } from './api.js';
 import { BoardView, SEAT_COLOURS } from './render.js';
-import { topology, isLocalCamp } from './board.js';
-import { roleName } from './roles.js';
+import { topology, isLocalCamp, movePath } from './board.js';
+import { roleName, ROLES } from './roles.js';
 import * as D from './deploy.js';
-import { describeEntry, describeOutcome, lastMoveOf, fallen } from './events.js';
+import { describeEntry, describeOutcome, lastMoveOf, fallen, skipCounts, eventSquares } from './events.js';
 import { serverMessage, refusalSquares } from './errors.js';
 import { seatLinkKey } from './player.js';
+import { FrameQueue, TIMING, glideMs } from './queue.js';
+import { MarkStore, GUESSES } from './marks.js';
+import { analyse } from './tally.js';
+import { play as playSound, isMuted, setMuted } from './sound.js';
+import { getFlag, setFlag, getZoom, setZoom } from './prefs.js';
+import { Zoom, readableZoom, stepZoom } from './zoom.js';
+import { botDisplayName, leaveWarning } from './seats.js';
 
 /**
  * The badge of a seat from what the server says it is (`kind`, `player.guest`), never from the
@@ -23,7 +34,15 @@ export function kindBadge(info) {
   return null;
 }
 
+// The last layout submitted, per board (and the old key of one layout for every board).
 const LAST_LAYOUT = 'junqi.lastLayout';
+const lastLayoutKey = (board) => `${LAST_LAYOUT}.${board}`;
+// The layout submitted at a table, for the tally (the player's own pieces in past attacks).
+const tableLayoutKey = (id, seat) => `junqi.layout.${id}.${seat}`;
+
+function reducedMotion() {
+  return !!globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+}
 
 function parseAction(a) {
   if (a.startsWith('flip ')) return { flip: a.slice(5) };
@@ -41,8 +60,27 @@ export class TableView {
       observation: null, clock: null, deploy: null, outcome: null, record: null,
       log: [], lastMove: null, v: null, selected: null, conn: 'connecting',
       cells: null, deploySel: null, submitted: null, message: null, playStart: null,
+      history: [], highlight: null, markMode: false, awayLimitMs: null, paused: null,
+      endedAt: null, fromLast: null,
+      // An attack whose result waits for the observation after its glide (then its badge shows).
+      pending: null,
     };
+    this.coords = getFlag('coords', false);
+    this.marks = null;
+    // Frames from the welcome up to the first observation or sync are history (a reload, a
+    // reconnection): applied at once, without animation.
+    this.catchingUp = true;
+    this.queue = new FrameQueue((f, ctx) => this.applyFrame(f, ctx));
     this.buildSkeleton();
+    document.body.classList.add('at-table');
+    this.onUnload = (e) => {
+      if (!this.gameAtStake()) return;
+      e.preventDefault();
+      e.returnValue = this.leaveText();
+    };
+    window.addEventListener('beforeunload', this.onUnload);
+    this.onVisibility = () => { if (document.hidden) this.queue.fastForward(); };
+    document.addEventListener('visibilitychange', this.onVisibility);
     // last_v 0: a game in progress or over is sent as its whole event history (so the log
     // and the last move are complete after a reload); otherwise the server sends a sync.
     this.sock = new TableSocket(tableId, {
@@ -55,7 +93,40 @@ export class TableView {
 
   destroy() {
     clearInterval(this.ticker);
+    this.queue.clear();
     this.sock.close();
+    this.closeMarkMenu();
+    window.removeEventListener('beforeunload', this.onUnload);
+    document.removeEventListener('visibilitychange', this.onVisibility);
+    document.body.classList.remove('at-table');
+  }
+
+  /** A game this person would lose by leaving: seated, in play (or deploying), not out. */
+  gameAtStake() {
+    const s = this.s;
+    if (s.seat === null || s.seat === undefined) return false;
+    if (s.status !== 'playing' && s.status !== 'deploying') return false;
+    return !s.observation?.eliminated?.includes(s.seat);
+  }
+
+  /** Against the computer: every other seat is a bot. */
+  vsComputer() {
+    const seats = this.s.table?.seats || [];
+    return seats.length > 0 && seats.every((x, i) => i === this.s.seat || x.kind === 'bot');
+  }
+
+  leaveText() {
+    return leaveWarning(this.s.awayLimitMs, this.vsComputer());
+  }
+
+  /**
+   * Asked by the router before it leaves the table for `hash`: true to go. A game at stake asks
+   * the person first, with how long they may be away.
+   */
+  confirmLeave(hash) {
+    if (String(hash).startsWith(`#/table/${this.id}`)) return true;
+    if (!this.gameAtStake()) return true;
+    return confirm(this.leaveText());
   }
 
   get board() {
@@ -70,21 +141,31 @@ export class TableView {
 
   buildSkeleton() {
     this.boardEl = h('div', { class: 'board-wrap', id: 'board' });
+    this.zoom = new Zoom(this.boardEl, { onChange: (z) => { if (this.board) setZoom(this.board, z); this.renderBar(); } });
     this.statusEl = h('div', { class: 'status-line', id: 'status' }, t('table.connecting'));
-    this.messageEl = h('div', { id: 'message' });
+    this.barEl = h('div', { class: 'table-bar', id: 'table-bar', role: 'toolbar', 'aria-label': t('table.toolbar') });
+    // Errors are a toast over the page: they never push the board down.
+    this.messageEl = h('div', { id: 'message', class: 'toast', role: 'status', 'aria-live': 'polite' });
     this.seatsEl = h('div', { class: 'seats card', id: 'seats' });
     this.controlsEl = h('div', { class: 'card', id: 'controls' });
     this.deployEl = h('div', { class: 'card', id: 'deploy', hidden: true });
+    this.recentEl = h('div', { class: 'card recent', id: 'recent', hidden: true });
+    this.tallyEl = h('div', { class: 'card tally', id: 'tally', hidden: true });
     this.deadEl = h('div', { class: 'card dead', id: 'dead' });
     this.logList = h('ol', { class: 'log', id: 'log' });
-    this.logEl = h('div', { class: 'card' }, h('h3', {}, t('log.title')), this.logList);
-    const side = h('div', { class: 'side' }, this.seatsEl, this.controlsEl, this.deployEl, this.deadEl, this.logEl);
-    clear(this.root).append(h('div', { class: 'game' }, h('div', { class: 'board-col' }, this.statusEl, this.messageEl, this.boardEl), side));
+    this.logTitle = h('h3', {}, t('log.title'));
+    this.logEl = h('div', { class: 'card' }, this.logTitle, this.logList);
+    const side = h('div', { class: 'side' }, this.seatsEl, this.controlsEl, this.deployEl, this.recentEl, this.tallyEl, this.deadEl, this.logEl);
+    this.boardCol = h('div', { class: 'board-col' }, this.statusEl, this.barEl, this.boardEl);
+    clear(this.root).append(h('div', { class: 'game' }, this.boardCol, side), this.messageEl);
   }
 
+  /** After a language switch: everything is drawn again in place, nothing is lost. */
   relabel() {
-    this.logEl.querySelector('h3').textContent = t('log.title');
+    this.logTitle.textContent = t('log.title');
+    this.barEl.setAttribute('aria-label', t('table.toolbar'));
     if (this.view) this.view.relabel();
+    this.closeMarkMenu();
     this.renderAll();
     this.renderDeploy();
     this.renderLogAll();
@@ -93,17 +174,50 @@ export class TableView {
   // ---------------------------------------------------------------------------------------
   // Frames
 
+  /** Every frame goes through the queue, which applies them one at a time (applyFrame). */
   onFrame(f) {
+    // A refusal is said at once: it answers what the person just did.
+    if (f.type === 'error' || f.type === 'pong') {
+      this.applyFrame(f, { backlog: 0 });
+      return;
+    }
+    this.queue.push(f);
+  }
+
+  /**
+   * Apply one frame; returns how long the queue waits before the next one (ms): the glide of a
+   * move, then the time an attack's result badge stays. History (catching up after a reload or
+   * a reconnection), a hidden page and a long backlog are drawn at once.
+   */
+  applyFrame(f, ctx = {}) {
     const s = this.s;
+    const live = !this.catchingUp && !ctx.fast && !document.hidden;
+    let hold = 0;
     switch (f.type) {
       case 'welcome':
         s.seat = f.seat ?? null;
         s.host = !!f.host;
         if (f.player) s.player = f.player;
         if (f.token) saveSeatToken(this.id, f.token);
+        if (typeof f.away_limit_ms === 'number') s.awayLimitMs = f.away_limit_ms;
+        if (!this.marks || this.marks.seat !== s.seat) this.marks = new MarkStore(this.id, s.seat);
+        this.catchingUp = true;
         this.ensureBoard();
         break;
+      case 'paused':
+        // The server pauses a game against the computer while its person is away (its shape is
+        // the server's; a false `paused` or a `resumed` frame ends it).
+        s.paused = f.paused === false ? null : f;
+        break;
+      case 'resumed':
+        s.paused = null;
+        break;
       case 'table':
+        // Play begins: on a phone the 确认布阵 button is below the board, so the board is brought
+        // back into view.
+        if (live && s.status === 'deploying' && f.table.status === 'playing') {
+          setTimeout(() => this.boardEl.scrollIntoView?.({ block: 'nearest' }), 0);
+        }
         s.table = f.table;
         s.status = f.table.status;
         s.deployed = f.deployed || null;
@@ -122,7 +236,10 @@ export class TableView {
         s.deploy = f.deploy ? { ...f.deploy, at: Date.now() } : null;
         if (f.status === 'playing' && f.v === 0 && !s.playStart) s.playStart = Date.now();
         if (f.status === 'deploying') this.initCells();
+        if (f.status === 'playing' && f.v === 0) s.history = [];
         s.selected = null;
+        s.pending = null;
+        this.catchingUp = false;
         this.ensureBoard();
         this.renderDeploy();
         break;
@@ -130,38 +247,75 @@ export class TableView {
         if (s.v !== null && f.v <= s.v) break;
         s.v = f.v;
         if (!s.playStart && s.status === 'playing') s.playStart = Date.now();
-        const lm = lastMoveOf(f.events);
-        if (lm) s.lastMove = lm;
-        for (const line of describeEntry(f.entry, f.events, this.board)) {
-          this.addLog({ v: f.v, ...line });
+        const events = this.annotate(f.events || []);
+        s.history.push({ v: f.v, entry: f.entry, events });
+        this.marks?.follow(f.v, events);
+        const lm = lastMoveOf(events);
+        for (const line of describeEntry(f.entry, events, this.board)) {
+          this.addLog({ v: f.v, ...line, entry: f.entry });
         }
         if (f.outcome) s.outcome = f.outcome;
         // The observation that follows brings the new legal actions; until then nothing is legal.
         if (s.observation) s.observation = { ...s.observation, legal_actions: [], to_move: f.to_move ?? s.observation.to_move };
         s.selected = null;
+        this.clearMessage();
+        if (lm) {
+          s.lastMove = lm;
+          if (live) {
+            playSound(lm.result ? 'attack' : 'move');
+            // The piece glides on the board as it was; its result waits for the observation.
+            const occupied = new Set((s.observation?.pieces || []).map((p) => p.at));
+            const steps = lm.from ? movePath(topology(this.board, this.middleRail), lm.from, lm.to, (sq) => occupied.has(sq)).length - 1 : 0;
+            const dragged = this.dragged === `${lm.from}-${lm.to}`;
+            this.dragged = null;
+            const ms = dragged ? 0 : glideMs(steps, reducedMotion());
+            s.pending = lm.result ? lm : null;
+            if (lm.result) s.lastMove = { ...lm, result: null };
+            if (ms && this.view) {
+              this.renderAll();
+              this.view.glide(lm.from, lm.to, ms);
+              hold = ms;
+            }
+          }
+        }
         break;
       }
-      case 'observation':
+      case 'observation': {
+        const wasMine = this.isMyTurn();
         s.observation = f.observation;
         if (s.status === 'deploying' || s.status === 'waiting') s.status = 'playing';
         this.setClock(f.clock);
         s.selected = null;
+        if (s.pending) {
+          // The attack's result is drawn now, and stays a moment before the next ply.
+          s.lastMove = s.pending;
+          s.pending = null;
+          if (live) hold = TIMING.badge;
+        }
+        this.marks?.prune((sq) => this.isMarkable(sq));
         this.ensureBoard();
+        if (live && !wasMine && this.isMyTurn()) playSound('turn');
+        this.catchingUp = false;
         break;
+      }
       case 'clock':
         this.setClock(f);
         break;
       case 'deployed':
         if (s.deployed) s.deployed[f.seat] = true;
-        if (f.seat === s.seat) this.renderDeploy();
+        if (f.seat === s.seat) { this.clearMessage(); this.renderDeploy(); }
+        break;
+      case 'ack':
+        // The server took the last action: an old refusal is no longer news.
+        this.clearMessage();
         break;
       case 'draw_offer':
         s.drawOffer = { by: f.by, accepted: f.accepted || [] };
-        this.addLog({ text: t('draw.offered', { seat: seatName(this.board, f.by) }), cls: 'major' });
+        this.addLog({ say: () => t('draw.offered', { seat: seatName(this.board, f.by) }), cls: 'major' });
         break;
       case 'draw_declined':
         s.drawOffer = null;
-        this.addLog({ text: t('draw.declined', { seat: seatName(this.board, f.by) }), cls: '' });
+        this.addLog({ say: () => t('draw.declined', { seat: seatName(this.board, f.by) }), cls: '' });
         break;
       case 'presence':
         if (s.table?.seats?.[f.seat]) s.table.seats[f.seat].connected = f.connected;
@@ -173,7 +327,11 @@ export class TableView {
         if (f.observation) s.observation = f.observation;
         if (typeof f.v === 'number') s.v = Math.max(s.v ?? 0, f.v);
         s.selected = null;
-        this.addLog({ text: describeOutcome(f.outcome, this.board, s.seat), cls: 'major' });
+        if (s.pending) { s.lastMove = s.pending; s.pending = null; }
+        if (!this.catchingUp) s.endedAt = Date.now();
+        this.addLog({ say: () => describeOutcome(f.outcome, this.board, s.seat), cls: 'major' });
+        if (live && s.seat !== null) playSound(f.outcome?.winners?.includes(s.seat) ? 'win' : 'lose');
+        this.catchingUp = false;
         break;
       case 'error':
         this.showMessage(serverMessage(f, { board: this.board }), 'error');
@@ -184,6 +342,30 @@ export class TableView {
         break;
     }
     this.renderAll();
+    return hold;
+  }
+
+  isMyTurn() {
+    const o = this.s.observation;
+    return this.s.seat !== null && !!o && o.to_move === this.s.seat && (o.legal_actions || []).length > 0;
+  }
+
+  /**
+   * The events with what this seat knew of an attack's two pieces when it happened (its own
+   * piece's role, or a piece it could see), for the tally; the board before the events is the
+   * observation still shown.
+   */
+  annotate(events) {
+    const o = this.s.observation;
+    if (!o?.pieces) return events;
+    const at = new Map(o.pieces.map((p) => [p.at, p]));
+    return events.map((ev) => {
+      if (ev.kind !== 'attack') return ev;
+      const a = at.get(ev.from);
+      const d = at.get(ev.to);
+      const role = (p) => (p && p.role && !p.face_down ? p.role : null);
+      return { ...ev, roles: { from: role(a), to: role(d) } };
+    });
   }
 
   setClock(c) {
@@ -196,6 +378,16 @@ export class TableView {
     this.renderMessage();
   }
 
+  clearMessage() {
+    if (!this.s.message) return;
+    this.s.message = null;
+    this.renderMessage();
+  }
+
+  /**
+   * A log line: {v, ev?, say?, cls}. Lines keep their event (or a function that says them), not
+   * their words, so that a language switch says them again in the new language.
+   */
   addLog(line) {
     const prev = this.s.log[this.s.log.length - 1];
     line.first = line.v !== undefined && (!prev || prev.v !== line.v);
@@ -203,13 +395,39 @@ export class TableView {
     this.logList.append(this.logItem(line));
     this.logList.scrollTop = this.logList.scrollHeight;
   }
+  lineText(line) {
+    if (line.say) return line.say();
+    if (line.ev) return describeEntry(null, [line.ev], this.board)[0].text;
+    if (line.entry === 'draw') return t('ev.draw');
+    if (line.entry === 'abort') return t('ev.abort');
+    return line.text || '';
+  }
   logItem(line) {
-    return h('li', { class: line.cls || '', 'data-v': line.v ?? '' },
-      h('span', { class: 'v' }, line.first ? `${line.v}.` : ''), line.text);
+    const squares = line.ev ? eventSquares(line.ev) : [];
+    const li = h('li', { class: `${line.cls || ''}${squares.length ? ' has-squares' : ''}`, 'data-v': line.v ?? '', 'data-squares': squares.join(' ') || null },
+      h('span', { class: 'v' }, line.first ? `${line.v}.` : ''), this.lineText(line));
+    if (squares.length) this.pointsAt(li, squares);
+    return li;
+  }
+  /** Hovering or tapping an element highlights its squares on the board. */
+  pointsAt(elem, squares) {
+    elem.addEventListener('mouseenter', () => { this.hoverAt = Date.now(); this.setHighlight(squares); });
+    elem.addEventListener('mouseleave', () => this.setHighlight(null));
+    // A tap also sends a mouseenter just before its click: a click right after it keeps the
+    // highlight; a second tap on the same line takes it away.
+    elem.addEventListener('click', () => {
+      const same = this.s.highlight && this.s.highlight.join() === squares.join();
+      const justHovered = Date.now() - (this.hoverAt || 0) < 600;
+      this.setHighlight(same && !justHovered ? null : squares);
+    });
+  }
+  setHighlight(squares) {
+    this.s.highlight = squares;
+    this.renderBoard();
   }
   renderLogAll() {
-    // Log lines are stored as text in the language of the moment; rebuild keeps them.
     clear(this.logList).append(...this.s.log.map((l) => this.logItem(l)));
+    this.logList.scrollTop = this.logList.scrollHeight;
   }
 
   // ---------------------------------------------------------------------------------------
@@ -229,10 +447,25 @@ export class TableView {
         onDrag: (a, b) => this.onDrag(a, b),
         onDragStart: (a) => this.onDragStart(a),
         draggable: (sq) => this.canDrag(sq),
+        markable: (sq) => this.isMarkable(sq),
+        onMark: (sq, x, y) => this.openMarkMenu(sq, x, y),
       });
+      // A four-player board on a phone opens zoomed (pieces of 32 px and more), on your own arm.
+      const want = getZoom(board) ?? readableZoom(board, this.boardEl.clientWidth);
+      this.zoom.z = 1;
+      this.zoom.set(want);
+      this.renderBar();
     } else {
       this.view.setViewer(viewer);
     }
+  }
+
+  /** A piece whose role this seat does not know and that is not its own: it takes a mark. */
+  isMarkable(sq) {
+    const s = this.s;
+    if (s.status !== 'playing' || !s.observation) return false;
+    const p = (s.observation.pieces || []).find((x) => x.at === sq);
+    return !!p && (!p.role || p.face_down) && (p.seat === null || p.seat === undefined || p.seat !== s.seat);
   }
 
   legal() {
@@ -271,7 +504,8 @@ export class TableView {
       return;
     }
     const a = this.legal().find((x) => x.from === from && x.to === to);
-    if (a) this.act(a.text);
+    // A dragged piece is already where it goes: its move is not drawn as a glide again.
+    if (a) { this.dragged = `${from}-${to}`; this.act(a.text); }
     else {
       this.s.selected = null;
       this.renderBoard();
@@ -289,6 +523,11 @@ export class TableView {
       }
       s.deploySel = s.deploySel === sq ? null : (s.cells[rc[0]][rc[1]] ? sq : null);
       this.renderBoard();
+      return;
+    }
+    if (s.markMode && sq && this.isMarkable(sq)) {
+      const b = this.boardEl.querySelector(`.hits [data-sq="${sq}"]`)?.getBoundingClientRect();
+      this.openMarkMenu(sq, b ? b.left + b.width / 2 : 0, b ? b.bottom : 0);
       return;
     }
     const legal = this.legal();
@@ -313,6 +552,49 @@ export class TableView {
     this.s.selected = null;
     this.sock.send({ type: 'act', action: text });
     this.renderBoard();
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // 标记: a menu of guesses for a hidden enemy piece
+
+  openMarkMenu(sq, x, y) {
+    this.closeMarkMenu();
+    const lang = getLang();
+    const pick = (role) => {
+      this.marks?.set(sq, role);
+      this.closeMarkMenu();
+      this.renderBoard();
+    };
+    const menu = h('div', { class: 'mark-menu', id: 'mark-menu', role: 'menu', 'data-sq': sq },
+      h('div', { class: 'mark-title' }, t('mark.title', { sq })),
+      h('div', { class: 'mark-roles' }, GUESSES.map((r) => h('button', {
+        type: 'button', role: 'menuitem', 'data-guess': r, class: this.marks?.get(sq) === r ? 'on' : '',
+        onclick: () => pick(r),
+      }, `${roleName(r, lang, true)}?`))),
+      h('div', { class: 'buttons' },
+        h('button', { type: 'button', id: 'mark-clear', onclick: () => pick(null) }, t('mark.clear')),
+        h('button', { type: 'button', id: 'mark-close', onclick: () => this.closeMarkMenu() }, t('mark.close'))));
+    document.body.append(menu);
+    // Beside the piece, inside the window.
+    const w = menu.offsetWidth;
+    const hgt = menu.offsetHeight;
+    menu.style.left = `${Math.max(4, Math.min(window.innerWidth - w - 4, x - w / 2))}px`;
+    menu.style.top = `${Math.max(4, Math.min(window.innerHeight - hgt - 4, y + 8))}px`;
+    this.markMenu = menu;
+    this.onOutside = (e) => { if (!menu.contains(e.target)) this.closeMarkMenu(); };
+    this.onEscape = (e) => { if (e.key === 'Escape') this.closeMarkMenu(); };
+    setTimeout(() => document.addEventListener('pointerdown', this.onOutside, true), 0);
+    document.addEventListener('keydown', this.onEscape);
+    menu.querySelector('button')?.focus();
+  }
+
+  closeMarkMenu() {
+    if (this.markMenu) this.markMenu.remove();
+    this.markMenu = null;
+    if (this.onOutside) document.removeEventListener('pointerdown', this.onOutside, true);
+    if (this.onEscape) document.removeEventListener('keydown', this.onEscape);
+    this.onOutside = null;
+    this.onEscape = null;
   }
 
   boardPieces() {
@@ -342,7 +624,11 @@ export class TableView {
     }
     const targets = s.selected ? this.legal().filter((a) => a.from === s.selected).map((a) => a.to) : [];
     const refused = s.refused && s.refused.layout === null && s.refused.v === (s.v ?? null) ? s.refused.squares : [];
-    this.view.update({ pieces: this.boardPieces(), selected: s.selected, targets, lastMove: s.lastMove, marks: [], refused });
+    this.view.update({
+      pieces: this.boardPieces(), selected: s.selected, targets, lastMove: s.lastMove, marks: [], refused,
+      highlight: s.highlight || [], coords: this.coords, guesses: s.status === 'playing' ? this.marks?.marks || {} : {},
+      deduced: s.status === 'playing' ? this.analysis().deduced : {},
+    });
   }
 
   // ---------------------------------------------------------------------------------------
@@ -354,16 +640,32 @@ export class TableView {
     let cells = null;
     if (s.deploy?.layout) cells = D.fromText(s.deploy.layout).cells;
     if (!cells) {
+      // The layout last submitted on this board is set up again (the player may change it).
       try {
-        const last = localStorage.getItem(LAST_LAYOUT);
+        const last = localStorage.getItem(lastLayoutKey(this.board)) || localStorage.getItem(LAST_LAYOUT);
         if (last) {
           const p = D.fromText(last);
-          if (p.cells && !D.validate(p.cells, this.board, s.seat)) cells = p.cells;
+          if (p.cells && !D.validate(p.cells, this.board, s.seat)) { cells = p.cells; s.fromLast = last; }
         }
       } catch { /* ignore */ }
     }
     s.cells = cells || D.randomCells();
     s.submitted = s.deploy?.layout || null;
+    if (s.submitted) this.keepTableLayout(s.submitted);
+  }
+
+  keepTableLayout(layout) {
+    try { localStorage.setItem(tableLayoutKey(this.id, this.s.seat), layout); } catch { /* ignore */ }
+  }
+
+  /** This seat's own deployment at this table (for the tally), when this browser knows it. */
+  ownCells() {
+    try {
+      const text = localStorage.getItem(tableLayoutKey(this.id, this.s.seat));
+      return text ? D.fromText(text).cells || null : null;
+    } catch {
+      return null;
+    }
   }
 
   swapCells(a, b) {
@@ -390,9 +692,12 @@ export class TableView {
     const layouts = D.loadLayouts();
     const textInput = h('input', { type: 'text', class: 'layout-text', value: text, 'aria-label': t('deploy.text'), id: 'layout-text' });
     const nameInput = h('input', { type: 'text', placeholder: t('deploy.saveName'), id: 'layout-name' });
-    clear(el).append(
+    const fromLast = s.fromLast && s.fromLast === text;
+    // append() writes a null as the text "null": the parts that may be absent are filtered.
+    clear(el).append(...[
       h('h3', {}, t('deploy.title')),
       h('p', { class: 'muted' }, t('deploy.hint')),
+      fromLast ? h('div', { class: 'notice ok', id: 'deploy-last' }, t('deploy.lastUsed', { board: t(`board.${this.board}`) })) : null,
       h('div', { class: 'buttons' },
         h('button', { id: 'btn-random', onclick: () => { s.cells = D.randomCells(); s.deploySel = null; this.renderBoard(); this.renderDeploy(); } }, t('deploy.random')),
         h('button', {
@@ -401,7 +706,11 @@ export class TableView {
             const layout = D.toText(s.cells);
             this.sock.send({ type: 'deploy', layout });
             s.submitted = layout;
-            try { localStorage.setItem(LAST_LAYOUT, layout); } catch { /* ignore */ }
+            try {
+              localStorage.setItem(lastLayoutKey(this.board), layout);
+              localStorage.setItem(LAST_LAYOUT, layout);
+            } catch { /* ignore */ }
+            this.keepTableLayout(layout);
             this.renderDeploy();
           },
         }, s.submitted ? t('deploy.resubmit') : t('deploy.submit')),
@@ -439,7 +748,7 @@ export class TableView {
           }, t('deploy.load')),
           h('button', { onclick: () => { D.deleteLayout(l.name); this.renderDeploy(); } }, t('deploy.delete')),
         )))) : null,
-    );
+    ].filter((x) => x !== null));
   }
 
   // ---------------------------------------------------------------------------------------
@@ -448,8 +757,11 @@ export class TableView {
   renderAll() {
     this.renderBoard();
     this.renderStatus();
+    this.renderBar();
     this.renderSeats();
     this.renderControls();
+    this.renderRecent();
+    this.renderTally();
     this.renderDead();
     this.renderMessage();
     if (!this.isDeploying()) this.deployEl.hidden = true;
@@ -463,6 +775,113 @@ export class TableView {
     }
   }
 
+  /** The toolbar over the board: 步数, 用时, and the switches. */
+  renderBar() {
+    const s = this.s;
+    const el = this.barEl;
+    if (!el) return;
+    const o = s.observation;
+    const playing = s.status === 'playing' || s.status === 'over';
+    const toggle = (id, on, label, onclick, extra = {}) => h('button', {
+      type: 'button', id, class: `tb${on ? ' on' : ''}`, 'aria-pressed': on ? 'true' : 'false', onclick, ...extra,
+    }, label);
+    const parts = [];
+    if (playing && o) {
+      parts.push(h('span', { class: 'stat', id: 'plies', 'data-plies': o.plies ?? 0 }, t('tb.plies', { n: o.plies ?? 0 })));
+      parts.push(h('span', { class: 'stat', id: 'game-time' }, t('tb.time', { t: this.gameTime() })));
+    }
+    parts.push(h('span', { class: 'spacer' }));
+    parts.push(toggle('btn-coords', this.coords, t('tb.coords'), () => {
+      this.coords = !this.coords;
+      setFlag('coords', this.coords);
+      this.renderBoard();
+      this.renderBar();
+    }));
+    if (s.status === 'playing' && s.seat !== null && s.observation?.mode !== 'open') {
+      parts.push(toggle('btn-mark', s.markMode, t('tb.mark'), () => {
+        s.markMode = !s.markMode;
+        if (s.markMode) this.showMessage(t('mark.modeOn'), '');
+        this.renderBar();
+      }, { title: t('mark.hint') }));
+    }
+    const muted = isMuted();
+    parts.push(toggle('btn-sound', !muted, muted ? t('tb.muted') : t('tb.sound'), () => {
+      setMuted(!isMuted());
+      this.renderBar();
+    }));
+    if (this.board) {
+      const z = this.zoom.z;
+      parts.push(h('span', { class: 'zoom-buttons' },
+        h('button', { type: 'button', id: 'zoom-out', class: 'tb', title: t('tb.zoomOut'), 'aria-label': t('tb.zoomOut'), disabled: z <= 1, onclick: () => this.zoom.set(stepZoom(this.zoom.z, -1)) }, '−'),
+        h('button', { type: 'button', id: 'zoom-fit', class: 'tb', title: t('tb.zoomFit'), disabled: z <= 1, onclick: () => this.zoom.set(1) }, t('tb.zoomFit')),
+        h('button', { type: 'button', id: 'zoom-in', class: 'tb', title: t('tb.zoomIn'), 'aria-label': t('tb.zoomIn'), onclick: () => this.zoom.set(stepZoom(this.zoom.z, 1)) }, '+')));
+    }
+    clear(el).append(...parts);
+  }
+
+  /** Time played: from the start of play to now, or to the end of the game. */
+  gameTime() {
+    const s = this.s;
+    if (!s.playStart) return '0:00';
+    const end = s.status === 'over' ? s.endedAt : Date.now();
+    if (!end) return '—';
+    return fmtClock(Math.max(0, end - s.playStart - 999));
+  }
+
+  /** The last five moves (and flips), newest first; hovering or tapping one highlights it. */
+  renderRecent() {
+    const s = this.s;
+    const el = this.recentEl;
+    if (s.status !== 'playing' && s.status !== 'over') { el.hidden = true; return; }
+    el.hidden = false;
+    const moves = s.log.filter((l) => l.ev && ['move', 'attack', 'flip'].includes(l.ev.kind)).slice(-5).reverse();
+    clear(el).append(h('h3', {}, t('recent.title')),
+      moves.length
+        ? h('ol', { class: 'recent-moves', id: 'recent-moves' }, moves.map((l) => {
+          const li = h('li', { class: l.cls || '', 'data-v': l.v, 'data-squares': eventSquares(l.ev).join(' ') },
+            h('span', { class: 'v' }, `${l.v}.`), this.lineText(l));
+          this.pointsAt(li, eventSquares(l.ev));
+          return li;
+        }))
+        : h('p', { class: 'muted' }, t('recent.none')));
+  }
+
+  /** What the events tell of the enemy (tally.js), for the tally and the board. */
+  analysis() {
+    const s = this.s;
+    const o = s.observation;
+    if (!o || !this.board) return { seats: [], deduced: {} };
+    return analyse({
+      board: this.board, mode: o.mode, options: o.options || {}, viewer: s.seat,
+      own: s.seat !== null ? this.ownCells() : null, history: s.history, observation: o,
+    });
+  }
+
+  /** 敌情: per enemy seat, the pieces of each role not yet accounted for. */
+  renderTally() {
+    const s = this.s;
+    const el = this.tallyEl;
+    const o = s.observation;
+    if (!o || !this.board || (s.status !== 'playing' && s.status !== 'over') || s.status === 'over') { el.hidden = true; return; }
+    el.hidden = false;
+    const rows = this.analysis().seats;
+    const friend = (seat) => seat === s.seat || (this.board === 'four_player' && s.seat !== null && seat === (s.seat + 2) % 4);
+    const lang = getLang();
+    const body = [];
+    for (const r of rows) {
+      if (friend(r.seat) && o.mode !== 'flip') continue;
+      const colour = SEAT_COLOURS[this.board][r.seat] || '#777';
+      body.push(h('div', { class: 'tally-seat', 'data-seat': r.seat },
+        h('div', { class: 'tally-head' }, h('span', { class: 'dot', style: { background: colour } }),
+          h('strong', {}, o.mode === 'flip' ? t(`colour.${r.seat}`) : seatName(this.board, r.seat)),
+          r.eliminated ? h('span', { class: 'muted' }, t('tally.out')) : h('span', { class: 'muted' }, t('tally.hidden', { n: r.hidden }))),
+        h('div', { class: 'tally-roles' }, ROLES.map((role) => h('span', {
+          class: `tally-role${r.left[role] ? '' : ' none'}`, 'data-role': role, 'data-left': r.left[role],
+        }, roleName(role, lang, true), h('b', {}, String(r.left[role])))))));
+    }
+    clear(el).append(h('h3', { title: t('tally.hint') }, t('tally.title')), h('p', { class: 'muted small' }, t('tally.hint')), ...body);
+  }
+
   statusText() {
     const s = this.s;
     if (s.conn === 'reconnecting') return [t('table.reconnecting'), false];
@@ -474,13 +893,17 @@ export class TableView {
       return [t('status.deploying'), s.seat !== null];
     }
     const o = s.observation;
+    if (s.paused) return [t('table.paused'), false];
     if (!o) return [t('status.playing'), false];
     if (s.seat !== null && o.to_move === s.seat && (o.legal_actions || []).length) return [t('table.yourTurn'), true];
-    return [t('table.toMove', { seat: this.seatLabel(o.to_move) }), false];
+    // 轮到 北（电脑 · 普通）走棋: no space after a full-width bracket.
+    return [t('table.toMove', { seat: this.seatLabel(o.to_move) }).replace('） ', '）'), false];
   }
 
   seatLabel(seat) {
-    const name = this.s.table?.seats?.[seat]?.name;
+    const info = this.s.table?.seats?.[seat];
+    // A bot by the name the seat panel gives it (电脑 · 普通), never by its internal id.
+    const name = info?.kind === 'bot' ? botDisplayName(info.name) : info?.name;
     const base = seatName(this.board, seat);
     return name ? `${base}（${name}）`.replace('（', getLang() === 'en' ? ' (' : '（').replace('）', getLang() === 'en' ? ')' : '）') : base;
   }
@@ -522,7 +945,10 @@ export class TableView {
           seat === s.seat ? t('seat.you') : '',
           info.kind === 'human' && info.connected === false ? ` · ${t('seat.offline')}` : ''),
       );
-      if (o && o.skips) row.append(h('span', { class: 'tag skips', 'data-skips': o.skips[seat] }, t('table.skips', { n: o.skips[seat] ?? 0 })));
+      if (this.board === 'four_player' && s.seat !== null && seat === (s.seat + 2) % 4) {
+        row.append(h('span', { class: 'tag partner', 'data-partner': 'true' }, t('seat.partner')));
+      }
+      if (o && o.skips) row.append(...this.skipTags(seat));
       if (out) row.append(h('span', { class: 'tag' }, t('table.eliminated')));
       if (s.status === 'deploying' && s.deployed) row.append(h('span', { class: 'tag' }, s.deployed[seat] ? t('table.deployed') : t('table.notDeployed')));
       const clock = h('span', { class: 'clock', 'data-clock-seat': seat }, this.clockText(seat));
@@ -561,7 +987,32 @@ export class TableView {
     return h('a', { href: `#/player/${encodeURIComponent(key)}`, ...attrs }, String(info.name));
   }
 
+  /**
+   * A seat's skips: timeouts (shown only in games with a move clock) and blocked turns (无棋可走)
+   * told apart by the `skipped` events; the limit of 5 counts them together.
+   */
+  skipTags(seat) {
+    const s = this.s;
+    const total = s.observation?.skips?.[seat] ?? 0;
+    const c = skipCounts(s.history, seat);
+    const clocked = !!(s.clock?.move_ms || s.clockInfo?.move_seconds);
+    const tags = [];
+    if (clocked) tags.push(h('span', { class: 'tag timeouts', 'data-timeouts': c.timeout }, t('table.timeouts', { n: c.timeout })));
+    if (c.blocked) tags.push(h('span', { class: 'tag blocked', 'data-blocked': c.blocked }, t('table.blocked', { n: c.blocked })));
+    if (total) tags.push(h('span', { class: 'tag skips', 'data-skips': total }, t('table.skipsTotal', { n: total })));
+    return tags;
+  }
+
   tick() {
+    const gt = this.barEl?.querySelector('#game-time');
+    if (gt && this.s.status === 'playing') gt.textContent = t('tb.time', { t: this.gameTime() });
+    // The clock's last ten seconds of one's own move are heard once.
+    const c = this.s.clock;
+    if (c && c.remaining_ms !== null && this.isMyTurn()) {
+      const ms = c.remaining_ms - (Date.now() - c.at);
+      const key = `${this.s.v}:${c.at}`;
+      if (ms < 10000 && ms > 0 && this.warned !== key) { this.warned = key; playSound('clock'); }
+    }
     for (const c of this.seatsEl.querySelectorAll('[data-clock-seat]')) {
       const seat = Number(c.dataset.clockSeat);
       const text = this.clockText(seat);
@@ -636,8 +1087,16 @@ export class TableView {
     el.hidden = false;
     el.append(h('h3', {}, t('dead.title')));
     const lang = getLang();
+    const told = this.analysis().seats;
     for (const f of fallen(o, this.seats)) {
       const colour = SEAT_COLOURS[this.board][f.seat] || '#777';
+      // Hidden seats: the dead the events name (tally.js: a marshal whose loss revealed the flag,
+      // a piece an attack told) by name, the rest as a count.
+      if (f.seat !== null && f.unknown && told[f.seat]) {
+        const named = ROLES.flatMap((r) => Array(told[f.seat].dead[r]).fill(r)).slice(0, f.unknown);
+        f.known = named;
+        f.unknown -= named.length;
+      }
       const chips = f.known.map((r) => h('span', { class: 'chip', style: { background: colour } }, roleName(r, lang)));
       el.append(h('div', { class: 'seat-dead', 'data-seat': f.seat, 'data-count': f.known.length + f.unknown },
         h('strong', {}, `${f.seat === null ? t('dead.total') : seatName(this.board, f.seat)}:`),

@@ -49,6 +49,7 @@ try {
   for (const a of legal) counts[a.split('-')[0]] = (counts[a.split('-')[0]] || 0) + 1;
   const from = Object.entries(counts).sort((a, b) => b[1] - a[1])[0][0];
   await click(from);
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.waitForTimeout(300);
   await page.screenshot({ path: out });
   console.log(`wrote ${out}`);

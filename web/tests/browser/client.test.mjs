@@ -156,7 +156,8 @@ test('two-player game against the computer: deploy, move, reconnect, spectate, r
   await page.waitForFunction(() => window.junqi.current.s.conn === 'reconnecting');
   await page.waitForFunction(() => window.junqi.current.s.conn === 'open');
   await playOneMove(0);
-  assert.ok((await page.evaluate(() => window.junqi.current.s.v)) >= v + 2);
+  // The computer's answer is drawn after the move's glide (frames are played one at a time).
+  await page.waitForFunction((v0) => window.junqi.current.s.v >= v0 + 2, v, { timeout: 10000 });
 
   // Spectator view of the same table: no seat, no identities.
   const tokens = await page.evaluate(() => localStorage.getItem('junqi.seats'));

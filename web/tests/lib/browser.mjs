@@ -23,3 +23,21 @@ export async function launch() {
   };
   return { context, close };
 }
+
+/**
+ * A browser with one context of the given screen: `desktop` (1280×800) or `phone` (390×844, a
+ * touch screen with a mobile viewport). `options` go to newContext (e.g. reducedMotion).
+ */
+export async function launchScreen(screen, options = {}) {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const screens = {
+    desktop: { viewport: { width: 1280, height: 800 } },
+    phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
+  };
+  const context = await browser.newContext({ ...screens[screen], ...options });
+  return { browser, context, close: () => browser.close().catch(() => {}) };
+}
