@@ -393,7 +393,7 @@ const zh = {
   'help.piece.landmine': '不能移动；只有工兵能排，炸弹与之同归于尽',
   'help.piece.flag': '不能移动；被夺即输',
   'help.combat.title': '吃子：谁大谁小',
-  'help.combat.corner': '攻 ＼ 守',
+  'help.combat.corner': '攻＼守',
   'help.combat.intro': '每行是进攻的棋子，每列是被攻击的棋子（默认规则）。格子里的字和棋盘上的标记一样：',
   'help.combat.notes': '同级相碰同归于尽。“炸弹雷”规则下，工兵以外的棋子撞雷也是同归于尽；“工兵侦察”规则下，工兵攻击军官必死，但对方身份会被公布。',
   'help.boards.title': '棋盘',
