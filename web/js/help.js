@@ -162,6 +162,8 @@ export class HelpView {
     this.root = root;
     this.section = section || null;
     this.build();
+    // A new page starts at its top (the router keeps the window's scroll between pages).
+    if (!this.section) window.scrollTo(0, 0);
   }
   relabel() { this.build(); }
   build() {
