@@ -83,6 +83,10 @@ export function ruleTip(name) {
     if (tip.classList.contains('open') && tip.classList.contains('pinned')) closeTip();
     else open(tip, true);
   });
+  // Moving the focus out of the tip (Tab) closes it; moving it to the tip's own link does not.
+  tip.addEventListener('focusout', (e) => {
+    if (openTip === tip && !tip.contains(e.relatedTarget)) closeTip();
+  });
   nameEl.addEventListener('keydown', (e) => {
     if (e.key === 'Escape') closeTip();
     if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); open(tip, true); }
