@@ -1,9 +1,11 @@
-// A player's page (#/player/NAME): Glicko-2 ratings per category with their deviation, and the
-// recent finished games with the result and a link to each replay (GET /api/players/{name}).
+// A player's page (#/player/NAME): Glicko-2 ratings per category with their deviation and rank
+// (军衔), and the recent finished games with the result and a link to each replay
+// (GET /api/players/{name}).
 import { h, clear } from './ui.js';
 import { t, seatName, getLang } from './i18n.js';
 import { api } from './api.js';
 import { serverMessage } from './errors.js';
+import { titleBadge } from './leaderboard.js';
 
 /** `two_player/dark` → "两人军棋 · 暗棋". */
 export function categoryLabel(category) {
@@ -105,11 +107,12 @@ export class PlayerView {
     const ratingsEl = ratings.length
       ? h('table', { class: 'tables ratings', id: 'ratings' },
         h('thead', {}, h('tr', {}, h('th', {}, t('player.category')), h('th', {}, t('player.rating')),
-          h('th', {}, t('player.rd')), h('th', {}, t('player.games')))),
+          h('th', {}, t('player.rd')), h('th', {}, t('lb.title')), h('th', {}, t('player.games')))),
         h('tbody', {}, ratings.map((r) => h('tr', { 'data-category': r.category },
           h('td', {}, categoryLabel(r.category)),
           h('td', { class: 'rating num' }, Math.round(r.rating)),
           h('td', { class: 'rd num' }, `± ${Math.round(r.rd)}`),
+          h('td', { class: 'title' }, titleBadge(r.title, r.provisional)),
           h('td', { class: 'num' }, r.games ?? '')))))
       : h('p', { class: 'muted', id: 'no-ratings' }, t('player.noRatings'));
     const gamesEl = games.length

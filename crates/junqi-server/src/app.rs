@@ -189,7 +189,9 @@ impl App {
             .into_iter()
             .map(|(category, rating, rd, games)| {
                 json!({"category": category, "rating": (rating * 10.0).round() / 10.0,
-                       "rd": (rd * 10.0).round() / 10.0, "games": games})
+                       "rd": (rd * 10.0).round() / 10.0, "games": games,
+                       "title": crate::rating::title(rating),
+                       "provisional": crate::rating::provisional(rd)})
             })
             .collect();
         let games = self.recent_games(&player.id, 20).await?;

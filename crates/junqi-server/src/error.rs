@@ -23,6 +23,15 @@ pub enum Refusal {
         /// The limit in bytes.
         limit: usize,
     },
+    /// A query parameter that is unknown, or whose value is not one the endpoint accepts.
+    BadQuery {
+        /// The parameter.
+        param: String,
+        /// The value given (empty for an unknown parameter's own name).
+        value: String,
+        /// What the endpoint accepts, in words.
+        expected: String,
+    },
     /// A binary WebSocket frame.
     BinaryFrame,
     /// Too many frames or requests.
@@ -224,6 +233,7 @@ impl Refusal {
             BadRequest(_) => "request.bad",
             FrameTooLarge { .. } => "request.frame_too_large",
             BodyTooLarge { .. } => "request.body_too_large",
+            BadQuery { .. } => "request.bad_query",
             BinaryFrame => "request.binary_frame",
             RateLimited { .. } => "request.rate_limited",
             HelloFirst => "request.hello_first",
@@ -295,6 +305,11 @@ impl Refusal {
             HashingBusy { retry_after } => json!({"retry_after": retry_after}),
             FrameTooLarge { limit } | BodyTooLarge { limit } => json!({"limit": limit}),
             RateLimited { retry_after } => json!({"retry_after": retry_after}),
+            BadQuery {
+                param,
+                value,
+                expected,
+            } => json!({"param": param, "value": value, "expected": expected}),
             NoMode { mode, board } => json!({"mode": mode, "board": board}),
             BadSeconds { field } => json!({"field": field}),
             NoBoard { board } => json!({"board": board}),
@@ -356,6 +371,14 @@ impl fmt::Display for Refusal {
             BadRequest(d) => write!(f, "{d}"),
             FrameTooLarge { limit } => write!(f, "frame too large (the limit is {limit} bytes)"),
             BodyTooLarge { limit } => write!(f, "request too large (the limit is {limit} bytes)"),
+            BadQuery {
+                param,
+                value,
+                expected,
+            } => write!(
+                f,
+                "bad query parameter {param}={value:?}: expected {expected}"
+            ),
             BinaryFrame => write!(f, "binary frames are not accepted: send JSON text"),
             RateLimited { retry_after } => {
                 write!(f, "rate limited: try again in {retry_after} s")

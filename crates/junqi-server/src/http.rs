@@ -79,6 +79,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/me", get(me))
         .route("/api/logout", post(logout))
         .route("/api/players/{name}", get(player_page))
+        .route("/api/leaderboard", get(leaderboard))
         .route("/api/games", get(games))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/replay", get(replay))
@@ -456,6 +457,118 @@ async fn player_page(
         .map_err(Refusal::Internal)?
         .map(Json)
         .ok_or(Refusal::NoPlayer)
+}
+
+/// The largest page of `GET /api/leaderboard`, and the page it gives when `limit` is absent.
+const LEADERBOARD_MAX: i64 = 100;
+const LEADERBOARD_DEFAULT: i64 = 50;
+
+/// The query of `GET /api/leaderboard`, checked strictly: an unknown parameter, an unknown board,
+/// a mode the board does not have, a `limit` outside 1..=100 or a negative `offset` is a 400
+/// that names the parameter.
+fn leaderboard_query(q: &HashMap<String, String>) -> Result<(BoardKind, Mode, i64, i64), Refusal> {
+    let bad = |param: &str, value: &str, expected: &str| Refusal::BadQuery {
+        param: param.into(),
+        value: value.into(),
+        expected: expected.into(),
+    };
+    let mut unknown: Vec<&String> = q
+        .keys()
+        .filter(|k| !["board", "mode", "limit", "offset"].contains(&k.as_str()))
+        .collect();
+    unknown.sort();
+    if let Some(k) = unknown.first() {
+        return Err(bad(k, "", "one of board, mode, limit, offset"));
+    }
+    let board_text = q.get("board").map_or("two_player", String::as_str);
+    let board: BoardKind = board_text
+        .parse()
+        .map_err(|_| bad("board", board_text, "two_player or four_player"))?;
+    let modes = match board {
+        BoardKind::TwoPlayer => "dark, open or flip",
+        BoardKind::FourPlayer => "dark, open or half_open",
+    };
+    let mode_text = q.get("mode").map_or("dark", String::as_str);
+    let mode: Mode = mode_text
+        .parse()
+        .ok()
+        .filter(|m: &Mode| m.allowed_on(board))
+        .ok_or_else(|| bad("mode", mode_text, modes))?;
+    let number =
+        |param: &str, default: i64, range: std::ops::RangeInclusive<i64>, words: &str| match q
+            .get(param)
+        {
+            None => Ok(default),
+            Some(v) => v
+                .parse::<i64>()
+                .ok()
+                .filter(|n| range.contains(n))
+                .ok_or_else(|| bad(param, v, words)),
+        };
+    let limit = number(
+        "limit",
+        LEADERBOARD_DEFAULT,
+        1..=LEADERBOARD_MAX,
+        "an integer from 1 to 100",
+    )?;
+    let offset = number("offset", 0, 0..=i64::MAX / 2, "an integer of 0 or more")?;
+    Ok((board, mode, limit, offset))
+}
+
+/// `GET /api/leaderboard`: the rated players of one board and mode, best first, with their rank
+/// (军衔, [`crate::rating::title`]) and their wins, losses and draws there.
+async fn leaderboard(
+    State(app): State<Arc<App>>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Result<Json<Value>, Refusal> {
+    use crate::rating::{provisional, title};
+    let (board, mode, limit, offset) = leaderboard_query(&q)?;
+    let category = format!("{}/{}", board.name(), mode.name());
+    let internal = |e: String| Refusal::Internal(e);
+    let (rows, total) = crate::store::leaderboard(&app.db, &category, limit, offset)
+        .await
+        .map_err(internal)?;
+    // Wins, losses and draws from the finished games (aborted ones count for nothing).
+    let ids: Vec<String> = rows.iter().map(|r| r.id.clone()).collect();
+    let mut tally: HashMap<String, [i64; 3]> = HashMap::new();
+    for (pid, seat, config, result) in
+        crate::store::results_of(&app.db, &ids, board.name(), mode.name())
+            .await
+            .map_err(internal)?
+    {
+        if config["board"] != board.name() || config["mode"] != mode.name() {
+            continue;
+        }
+        let Ok(outcome) = junqi_core::record::outcome_from_text(&result) else {
+            continue;
+        };
+        let slot = match outcome {
+            junqi_core::Outcome::Win { .. } if outcome.winners().contains(&(seat as Seat)) => 0,
+            junqi_core::Outcome::Win { .. } => 1,
+            junqi_core::Outcome::Draw { .. } => 2,
+            junqi_core::Outcome::Aborted => continue,
+        };
+        tally.entry(pid).or_default()[slot] += 1;
+    }
+    let round = |x: f64| (x * 10.0).round() / 10.0;
+    let players: Vec<Value> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let [wins, losses, draws] = tally.get(&r.id).copied().unwrap_or_default();
+            json!({
+                "rank": offset + i as i64 + 1, "id": r.id, "name": r.name,
+                "rating": round(r.rating), "rd": round(r.rd), "games": r.games,
+                "wins": wins, "losses": losses, "draws": draws,
+                "title": title(r.rating), "provisional": provisional(r.rd),
+                "bot": r.id.starts_with("bot:"),
+            })
+        })
+        .collect();
+    Ok(Json(json!({
+        "board": board.name(), "mode": mode.name(), "total": total,
+        "limit": limit, "offset": offset, "players": players,
+    })))
 }
 
 async fn games(

@@ -21,6 +21,42 @@ impl Default for Rating {
     }
 }
 
+/// The ranks (军衔) a rating earns, highest first: a role code (the piece names of `roles.js` and
+/// RULES §1) and the lowest rating that earns it. Everybody starts at 1500, the bottom of 营长
+/// (major): a win against an equal opponent lifts a new player above it, a loss drops them to
+/// 连长 (captain). Each rank spans 150 points, about the gap at which the stronger player scores
+/// 70 % (Glicko-2's expected score), so a rank up is a clearly stronger player. 司令 needs 2250,
+/// rare as a marshal in QQ 四国军棋; below 1200 is 工兵 (engineer). See docs/server-protocol.md,
+/// "Leaderboard".
+pub const TITLES: [(&str, f64); 9] = [
+    ("marshal", 2250.0),
+    ("general", 2100.0),
+    ("major_general", 1950.0),
+    ("brigadier", 1800.0),
+    ("colonel", 1650.0),
+    ("major", 1500.0),
+    ("captain", 1350.0),
+    ("lieutenant", 1200.0),
+    ("engineer", f64::NEG_INFINITY),
+];
+
+/// The rank (军衔) of a rating, as a role code: `"marshal"` … `"engineer"` (see [`TITLES`]).
+pub fn title(rating: f64) -> &'static str {
+    TITLES
+        .iter()
+        .find(|(_, lowest)| rating >= *lowest)
+        .map_or("engineer", |(code, _)| code)
+}
+
+/// A rating whose deviation is above this is provisional: too few games to trust it (a new
+/// player's 350 falls below it after some fifteen games).
+pub const PROVISIONAL_RD: f64 = 110.0;
+
+/// Whether a rating with deviation `rd` is still provisional.
+pub fn provisional(rd: f64) -> bool {
+    rd > PROVISIONAL_RD
+}
+
 const SCALE: f64 = 173.7178;
 const TAU: f64 = 0.5;
 
@@ -221,6 +257,25 @@ mod tests {
         assert!((r.rating - 1464.06).abs() < 0.1, "{r:?}");
         assert!((r.rd - 151.52).abs() < 0.1, "{r:?}");
         assert!((r.vol - 0.05999).abs() < 0.0001, "{r:?}");
+    }
+
+    #[test]
+    fn titles_by_rating() {
+        assert_eq!(title(1500.0), "major");
+        assert_eq!(title(1499.9), "captain");
+        assert_eq!(title(1350.0), "captain");
+        assert_eq!(title(1200.0), "lieutenant");
+        assert_eq!(title(1199.0), "engineer");
+        assert_eq!(title(-50.0), "engineer");
+        assert_eq!(title(1650.0), "colonel");
+        assert_eq!(title(1800.0), "brigadier");
+        assert_eq!(title(1950.0), "major_general");
+        assert_eq!(title(2100.0), "general");
+        assert_eq!(title(2249.0), "general");
+        assert_eq!(title(2250.0), "marshal");
+        assert_eq!(title(3000.0), "marshal");
+        assert_eq!(title(f64::NAN), "engineer");
+        assert!(provisional(350.0) && !provisional(110.0) && !provisional(60.0));
     }
 
     #[test]

@@ -309,3 +309,97 @@ pub(crate) async fn ratings_of(
         .map(|r| (col_str(r, 0), col_f64(r, 1), col_f64(r, 2), col_i64(r, 3)))
         .collect())
 }
+
+/// One row of a leaderboard: a rated player of a category.
+#[derive(Clone, Debug)]
+pub(crate) struct LeaderRow {
+    pub id: String,
+    pub name: String,
+    pub rating: f64,
+    pub rd: f64,
+    pub games: i64,
+}
+
+/// Who a leaderboard lists: registered players and bots. Guests are rated too (a guest who
+/// registers keeps its ratings) but are not listed: their names are not unique and they have no
+/// page by name.
+const LISTED: &str = "p.guest = 0";
+
+/// A page of a category's leaderboard, best first (ties: more games first, then by id, so that
+/// pages never overlap), and the number of players listed in all.
+pub(crate) async fn leaderboard(
+    db: &Db,
+    category: &str,
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<LeaderRow>, i64), String> {
+    let rows = db
+        .fetch(
+            &format!(
+                "SELECT r.player_id, p.name, r.rating, r.rd, r.games FROM junqi_ratings r \
+                 JOIN junqi_players p ON p.id = r.player_id WHERE r.category = $1 AND {LISTED} \
+                 ORDER BY r.rating DESC, r.games DESC, r.player_id LIMIT $2 OFFSET $3"
+            ),
+            vec![category.into(), limit.into(), offset.into()],
+        )
+        .await?
+        .iter()
+        .map(|r| LeaderRow {
+            id: col_str(r, 0),
+            name: col_str(r, 1),
+            rating: col_f64(r, 2),
+            rd: col_f64(r, 3),
+            games: col_i64(r, 4),
+        })
+        .collect();
+    let total = db
+        .fetch_opt(
+            &format!(
+                "SELECT COUNT(*) FROM junqi_ratings r JOIN junqi_players p ON p.id = r.player_id \
+                 WHERE r.category = $1 AND {LISTED}"
+            ),
+            vec![category.into()],
+        )
+        .await?
+        .map_or(0, |r| col_i64(&r, 0));
+    Ok((rows, total))
+}
+
+/// The finished games of some players on one board in one mode: (player id, seat, result text).
+/// The board and mode live in the config JSON; the LIKE filters narrow the rows (a table's name
+/// cannot contain an unescaped `"`) and the caller checks the parsed config.
+pub(crate) async fn results_of(
+    db: &Db,
+    players: &[String],
+    board: &str,
+    mode: &str,
+) -> Result<Vec<(String, i64, Value, String)>, String> {
+    if players.is_empty() {
+        return Ok(Vec::new());
+    }
+    let marks: Vec<String> = (0..players.len()).map(|i| format!("${}", i + 3)).collect();
+    let sql = format!(
+        "SELECT g.player_id, g.seat, t.config, t.result FROM junqi_game_players g \
+         JOIN junqi_tables t ON t.id = g.table_id \
+         WHERE t.config LIKE $1 AND t.config LIKE $2 AND g.player_id IN ({})",
+        marks.join(", ")
+    );
+    let mut args: Vec<Arg> = vec![
+        format!("%\"board\":\"{board}\"%").into(),
+        format!("%\"mode\":\"{mode}\"%").into(),
+    ];
+    args.extend(players.iter().map(|p| Arg::from(p.as_str())));
+    Ok(db
+        .fetch(&sql, args)
+        .await?
+        .iter()
+        .map(|r| {
+            (
+                col_str(r, 0),
+                col_i64(r, 1),
+                serde_json::from_str(&col_str(r, 2)).unwrap_or(Value::Null),
+                col_opt_str(r, 3).unwrap_or_default(),
+            )
+        })
+        .collect())
+}

@@ -1,0 +1,324 @@
+// The lobby (#/): play the computer in one click (board, mode, strength and move clock, the last
+// choice remembered), join by code, the table list, recent games and the create form (its
+// house-rule names explain themselves on hover or tap). Messages are toasts (toast.js), so an old
+// error never pushes the page down.
+import { h, clear } from './ui.js';
+import { t } from './i18n.js';
+import { api, saveSeatToken, ApiError } from './api.js';
+import { serverMessage } from './errors.js';
+import { playerLink, seatLinkKey, linkKey, displayName } from './player.js';
+import { toast, dismissToast } from './toast.js';
+import { ruleTip } from './help.js';
+
+/** The modes of each board when the server does not say (GET /api/info "modes"). */
+const MODES = { two_player: ['dark', 'open', 'flip'], four_player: ['dark', 'open', 'half_open'] };
+
+/** Move clocks offered against the computer, in seconds (0: none). The server takes 0–3600. */
+export const CLOCKS = [0, 20, 30, 60, 120];
+
+/** Where the last 人机对战 choice is remembered. */
+const CHOICE_KEY = 'junqi.vsComputer';
+
+/** The remembered choice: {mode, bot, move_seconds} (anything unreadable gives {}). */
+export function loadChoice() {
+  try {
+    const c = JSON.parse(globalThis.localStorage?.getItem(CHOICE_KEY) || '{}');
+    return c && typeof c === 'object' ? c : {};
+  } catch {
+    return {};
+  }
+}
+function saveChoice(c) {
+  try { globalThis.localStorage?.setItem(CHOICE_KEY, JSON.stringify(c)); } catch { /* no storage */ }
+}
+
+/** A bot's name in words (`heuristic` → 普通), or the name itself when the client has none. */
+function botLabel(b) {
+  const k = `bot.${b}`;
+  const s = t(k);
+  return s === k ? b : s;
+}
+
+const OPTION_CHOICES = [
+  ['landmine', ['attacker_dies', 'both_die']],
+  ['middle_crossing', ['rail', 'road'], 'two_player'],
+  ['rail_turns', ['straight', 'any']],
+  ['win_by_flag', ['capture', 'carry_home']],
+];
+const OPTION_BOOLS = ['engineer_scout', 'bomb_flies'];
+
+export class Lobby {
+  /** `info` is GET /api/info (bots, default bot, modes, defaults). */
+  constructor(root, { info } = {}) {
+    this.root = root;
+    this.info = info || {};
+    this.build();
+    this.refresh();
+    this.timer = setInterval(() => this.refresh(), 5000);
+  }
+  destroy() {
+    clearInterval(this.timer);
+    dismissToast();
+  }
+  relabel() {
+    this.build();
+    this.refresh();
+  }
+  fail(e) {
+    const msg = e instanceof ApiError ? serverMessage(e) : e.message || String(e);
+    this.say(t('error', { msg }), 'error');
+  }
+  /** A passing message (a toast; the element keeps the id `lobby-message`). */
+  say(text, kind) {
+    toast(text, kind, { id: 'lobby-message' });
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // 人机对战
+
+  /** The modes a board offers, as the server says. */
+  modesOf(board) {
+    return this.info.modes?.[board] || MODES[board];
+  }
+  /** Every mode of either board, in the order the server lists them (暗棋 明棋 翻棋 双明). */
+  allModes() {
+    const all = [];
+    for (const b of ['two_player', 'four_player']) for (const m of this.modesOf(b)) if (!all.includes(m)) all.push(m);
+    return all;
+  }
+
+  /** The panel: mode chips, strength, move clock, and a start button per board. */
+  computerPanel() {
+    const bots = this.info.bots || [];
+    const choice = loadChoice();
+    const modes = this.allModes();
+    const mode = modes.includes(choice.mode) ? choice.mode : 'dark';
+    const modeBox = h('div', { class: 'chips', role: 'radiogroup', id: 'pc-modes', 'aria-label': t('lobby.mode') },
+      modes.map((m) => h('label', { class: 'chip' },
+        h('input', { type: 'radio', name: 'pc-mode', value: m, id: `pc-mode-${m}`, checked: m === mode }),
+        h('span', {}, t(`mode.${m}`)))));
+    this.botSel = bots.length
+      ? h('select', { id: 'play-bot', 'aria-label': t('lobby.opponent') }, bots.map((b) => h('option', { value: b }, botLabel(b))))
+      : null;
+    if (this.botSel) {
+      // The remembered strength, else the server's default bot (not the random beginner).
+      const def = [choice.bot, this.info.default_bot].find((b) => b && bots.includes(b));
+      if (def) this.botSel.value = def;
+    }
+    const clocks = CLOCKS.includes(Number(choice.move_seconds)) ? Number(choice.move_seconds) : 0;
+    this.clockSel = h('select', { id: 'pc-clock', 'aria-label': t('lobby.clock') },
+      CLOCKS.map((s) => h('option', { value: s }, s ? t('lobby.clockSeconds', { s }) : t('clock.none'))));
+    this.clockSel.value = String(clocks);
+    const hint = h('p', { class: 'muted small', id: 'pc-hint' });
+    const start2 = h('button', { class: 'primary', id: 'play-computer-2', onclick: () => this.playComputer('two_player') }, t('lobby.play2'));
+    const start4 = h('button', { class: 'primary', id: 'play-computer-4', onclick: () => this.playComputer('four_player') }, t('lobby.play4'));
+    // A mode one board lacks (翻棋, 双明) disables that board's button, and says why.
+    const sync = () => {
+      const m = this.chosenMode();
+      start2.disabled = !this.modesOf('two_player').includes(m);
+      start4.disabled = !this.modesOf('four_player').includes(m);
+      hint.textContent = start4.disabled ? t('lobby.modeOnly2', { mode: t(`mode.${m}`) })
+        : start2.disabled ? t('lobby.modeOnly4', { mode: t(`mode.${m}`) }) : '';
+      this.remember();
+    };
+    this.modeBox = modeBox;
+    modeBox.addEventListener('change', sync);
+    this.botSel?.addEventListener('change', () => this.remember());
+    this.clockSel.addEventListener('change', () => this.remember());
+    const panel = h('section', { class: 'card vs-computer', id: 'vs-computer' },
+      h('h2', {}, t('lobby.vsComputer')),
+      h('div', { class: 'vs-fields' },
+        h('div', { class: 'field' }, h('span', { class: 'field-name' }, t('lobby.mode')), modeBox),
+        this.botSel ? h('label', { class: 'field' }, t('lobby.opponent'), this.botSel) : null,
+        h('label', { class: 'field' }, t('lobby.clock'), this.clockSel)),
+      h('div', { class: 'big-buttons' }, start2, start4),
+      hint);
+    sync();
+    return panel;
+  }
+  chosenMode() {
+    return this.modeBox?.querySelector('input[name=pc-mode]:checked')?.value || 'dark';
+  }
+  remember() {
+    saveChoice({ mode: this.chosenMode(), bot: this.botSel?.value || null, move_seconds: Number(this.clockSel?.value) || 0 });
+  }
+  async playComputer(board) {
+    const mode = this.chosenMode();
+    const body = { board, mode: this.modesOf(board).includes(mode) ? mode : 'dark', move_seconds: Number(this.clockSel?.value) || 0 };
+    if (this.botSel && this.botSel.value) body.bot = this.botSel.value;
+    this.remember();
+    try {
+      const r = await api('POST', '/api/play-computer', body);
+      saveSeatToken(r.table.id, r.token);
+      location.hash = `#/table/${r.table.id}`;
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Join by code
+
+  joinCard() {
+    const codeIn = h('input', { type: 'text', id: 'join-code', placeholder: t('lobby.joinCode'), maxlength: 12, size: 10 });
+    const join = () => {
+      const code = codeIn.value.trim();
+      // An empty code replaces whatever was said before: the old error would be about another code.
+      if (!code) {
+        this.say(t('lobby.codeEmpty'), 'error');
+        codeIn.focus();
+        return;
+      }
+      dismissToast();
+      location.hash = `#/join/${code.toUpperCase()}`;
+    };
+    codeIn.addEventListener('keydown', (e) => { if (e.key === 'Enter') join(); });
+    return h('div', { class: 'card' }, h('div', { class: 'row' }, codeIn, h('button', { id: 'join-btn', onclick: join }, t('lobby.join'))));
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Create a table
+
+  createForm() {
+    const info = this.info;
+    const boardSel = h('select', { id: 'create-board' },
+      ['two_player', 'four_player'].map((b) => h('option', { value: b }, t(`board.${b}`))));
+    const modeSel = h('select', { id: 'create-mode' });
+    const seatSel = h('select', { id: 'create-seat' });
+    const botsBox = h('div', { class: 'row', id: 'create-bots' });
+    const optsBox = h('div', { class: 'grid-form', id: 'create-options' });
+    const fill = () => {
+      const b = boardSel.value;
+      clear(modeSel).append(...this.modesOf(b).map((m) => h('option', { value: m }, t(`mode.${m}`))));
+      const n = b === 'two_player' ? 2 : 4;
+      clear(seatSel).append(...Array.from({ length: n }, (_, s) => h('option', { value: s }, t(`seat.${b}.${s}`))));
+      const fillBots = () => {
+        clear(botsBox).append(h('span', { class: 'muted' }, `${t('lobby.bots')}:`));
+        for (let s = 0; s < n; s++) {
+          if (String(s) === seatSel.value) continue;
+          botsBox.append(h('label', {}, h('input', { type: 'checkbox', 'data-bot-seat': s }), ` ${t(`seat.${b}.${s}`)}`));
+        }
+      };
+      seatSel.onchange = fillBots;
+      fillBots();
+      clear(optsBox);
+      // The option's name carries its explanation (ruleTip): not inside a <label>, so that a tap
+      // on the name opens the explanation instead of the select.
+      for (const [name, values, only] of OPTION_CHOICES) {
+        if (only && only !== b) continue;
+        optsBox.append(h('div', { class: 'field' }, ruleTip(name),
+          h('select', { 'data-option': name, 'aria-label': t(`opt.${name}`) }, values.map((v) => h('option', { value: v }, t(`opt.${name}.${v}`))))));
+      }
+      for (const name of OPTION_BOOLS) {
+        optsBox.append(h('div', { class: 'field' }, ruleTip(name),
+          h('select', { 'data-option-bool': name, 'aria-label': t(`opt.${name}`) }, h('option', { value: 'false' }, t('no')), h('option', { value: 'true' }, t('yes')))));
+      }
+    };
+    boardSel.onchange = fill;
+    fill();
+    const moveSecs = h('input', { type: 'number', min: 0, max: 600, value: info.defaults?.move_seconds ?? 30, id: 'create-move-seconds' });
+    const nameIn = h('input', { type: 'text', id: 'create-name', placeholder: t('lobby.name') });
+    const priv = h('input', { type: 'checkbox', id: 'create-private' });
+    const create = async () => {
+      const b = boardSel.value;
+      const options = {};
+      for (const s of optsBox.querySelectorAll('[data-option]')) {
+        const def = OPTION_CHOICES.find(([n]) => n === s.dataset.option)[1][0];
+        if (s.value !== def) options[s.dataset.option] = s.value;
+      }
+      for (const s of optsBox.querySelectorAll('[data-option-bool]')) if (s.value === 'true') options[s.dataset.optionBool] = true;
+      const bots = [...botsBox.querySelectorAll('[data-bot-seat]')].filter((c) => c.checked)
+        .map((c) => ({ seat: Number(c.dataset.botSeat), bot: this.botSel?.value || (info.bots || ['random'])[0] }));
+      const body = {
+        board: b, mode: modeSel.value, options, move_seconds: Number(moveSecs.value) || 0,
+        seat: Number(seatSel.value), bots, private: priv.checked,
+      };
+      if (nameIn.value.trim()) body.name = nameIn.value.trim();
+      try {
+        const r = await api('POST', '/api/tables', body);
+        saveSeatToken(r.table.id, r.token);
+        location.hash = `#/table/${r.table.id}`;
+      } catch (e) {
+        this.fail(e);
+      }
+    };
+    return h('details', { class: 'card', id: 'create' },
+      h('summary', {}, h('strong', {}, t('lobby.create'))),
+      h('div', { class: 'grid-form', style: { marginTop: '0.6rem' } },
+        h('label', { class: 'field' }, t('lobby.board'), boardSel),
+        h('label', { class: 'field' }, t('lobby.mode'), modeSel),
+        h('label', { class: 'field' }, t('lobby.seat'), seatSel),
+        h('label', { class: 'field' }, t('lobby.moveSeconds'), moveSecs),
+        h('label', { class: 'field' }, t('lobby.name'), nameIn)),
+      h('h3', { style: { marginTop: '0.7rem' } }, t('lobby.options'), ' ',
+        h('a', { href: '#/help/rules', class: 'small', id: 'create-rules-help' }, t('lobby.ruleHelp'))),
+      optsBox,
+      h('div', { style: { marginTop: '0.6rem' } }, botsBox),
+      h('label', { class: 'row', style: { marginTop: '0.5rem' } }, priv, t('lobby.private')),
+      h('div', { class: 'buttons', style: { marginTop: '0.6rem' } }, h('button', { class: 'primary', id: 'create-btn', onclick: create }, t('lobby.create'))));
+  }
+
+  build() {
+    this.tablesEl = h('div', { id: 'tables' });
+    this.recentEl = h('div', { id: 'recent-games' });
+    clear(this.root).append(h('div', { class: 'lobby' },
+      this.computerPanel(),
+      this.joinCard(),
+      h('div', { class: 'card' }, h('div', { class: 'row', style: { justifyContent: 'space-between' } },
+        h('h2', {}, t('lobby.tables')), h('button', { onclick: () => this.refresh() }, t('lobby.refresh'))), this.tablesEl),
+      h('div', { class: 'card' }, h('h2', {}, t('lobby.recent')), this.recentEl),
+      this.createForm()));
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Tables and recent games
+
+  async refresh() {
+    let list;
+    let lobby;
+    try {
+      lobby = await api('GET', '/api/tables');
+      list = lobby.tables || [];
+    } catch (e) {
+      this.fail(e);
+      return;
+    }
+    this.showRecent(lobby.recent_games || []);
+    if (!list.length) {
+      clear(this.tablesEl).append(h('p', { class: 'muted' }, t('lobby.none')));
+      return;
+    }
+    const rows = list.map((tb) => h('tr', { 'data-table': tb.id },
+      h('td', {}, tb.name || tb.code),
+      h('td', {}, t(`board.${tb.board}`)),
+      h('td', { class: 'opt' }, t(`mode.${tb.mode}`)),
+      h('td', {}, t(`status.${tb.status}`)),
+      h('td', { class: 'opt players' }, (tb.seats || []).map((s, i) => [i ? ' · ' : null, s.kind === 'empty' ? '—' : playerLink(s.name, {}, seatLinkKey(s))])),
+      h('td', {}, h('a', { href: `#/table/${tb.id}` }, h('button', {}, tb.status === 'waiting' ? t('lobby.open') : t('lobby.watch'))))));
+    clear(this.tablesEl).append(h('table', { class: 'tables' },
+      h('thead', {}, h('tr', {}, h('th', {}, t('lobby.name')), h('th', {}, t('lobby.board')), h('th', { class: 'opt' }, t('lobby.mode')),
+        h('th', {}, t('lobby.status')), h('th', { class: 'opt' }, t('lobby.players')), h('th', {}))),
+      h('tbody', {}, rows)));
+  }
+  /** Finished public games from the server's database, newest first, each with its replay. */
+  showRecent(games) {
+    if (!games.length) {
+      clear(this.recentEl).append(h('p', { class: 'muted' }, t('lobby.recentNone')));
+      return;
+    }
+    const rows = games.map((g) => {
+      const ids = g.player_ids || [];
+      const players = (g.players || []).map((name, s) => [s ? ' · ' : null, playerLink(name, {}, linkKey(name, ids[s]))]);
+      const o = g.outcome || {};
+      const result = o.result === 'draw' ? t('result.draw')
+        : o.result === 'aborted' || !o.result ? t('result.aborted')
+          : `${(o.winners || []).map((s) => displayName(g.players?.[s] || '')).join(' · ')} ${t('lobby.winners')}`;
+      return h('tr', { 'data-game': g.id },
+        h('td', {}, `${t(`board.${g.board}`)} · ${t(`mode.${g.mode}`)}`),
+        h('td', { class: 'players' }, players),
+        h('td', {}, result),
+        h('td', {}, h('a', { href: `#/replay/${encodeURIComponent(g.id)}`, class: 'replay-link' }, t('player.replay'))));
+    });
+    clear(this.recentEl).append(h('table', { class: 'tables' }, h('tbody', {}, rows)));
+  }
+}
