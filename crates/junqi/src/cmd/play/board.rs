@@ -1,11 +1,12 @@
-//! Drawing the board as text: one tile of seven columns per square, the road and rail links
-//! between them, file letters and rank numbers.
+//! Drawing the board as text: one tile of five columns per square, one column of link (road `─`,
+//! rail `═`) between neighbouring files, file letters and rank numbers.
 //!
-//! A tile is `l t body r`: `l`/`r` are `( )` for a camp (行营), `[ ]` for a headquarters (大本营)
-//! and blanks for a station, kept whether or not a piece stands there (a piece in a camp is safe,
-//! and the player must see it); `t` is the piece's seat letter (or a marker); `body` is the piece
-//! in four columns: its name, `??` for a hidden enemy, a guess such as `炸?` for a hidden enemy
-//! the player marked (标记), `####` face down.
+//! A tile is `t body`: `t` is the piece's seat letter (or a marker), `body` the piece in four
+//! columns: its name, `??` for a hidden enemy, a guess such as `炸?` for a hidden enemy the
+//! player marked (标记), `####` face down. A camp (行营) is framed `( )` and a headquarters
+//! (大本营) `[ ]`, whether or not a piece stands there (a piece in a camp is safe, and the player
+//! must see it): the frame takes the link columns on either side of the tile, which lose nothing,
+//! since a camp or headquarters is always joined by road to its neighbours in the row.
 
 use super::marks::Marks;
 use super::words::{guess_tile, role_tile, seat_letter, Lang};
@@ -26,7 +27,7 @@ pub struct View<'a> {
 }
 
 /// Columns of one tile.
-const TILE: usize = 7;
+const TILE: usize = 5;
 
 /// Draw the board as `obs` shows it.
 pub fn render(obs: &Observation, v: &View<'_>) -> String {
@@ -56,22 +57,23 @@ pub fn render(obs: &Observation, v: &View<'_>) -> String {
     } else {
         Some(v.me)
     };
+    // The frame of a square: `( )` camp, `[ ]` headquarters.
+    let frame = |sq: Option<Square>| match sq.map(|s| topo.kind(s)) {
+        Some(SquareKind::Camp) => Some(('(', ')')),
+        Some(SquareKind::Headquarters) => Some(('[', ']')),
+        _ => None,
+    };
     let tile = |sq: Square| -> String {
         let kind = topo.kind(sq);
         let marked = v.dests.contains(&sq);
-        let (l, r) = match kind {
-            SquareKind::Camp => ('(', ')'),
-            SquareKind::Headquarters => ('[', ']'),
-            SquareKind::Station => (' ', ' '),
-        };
-        let inner = match obs.piece_at(sq) {
+        match obs.piece_at(sq) {
             None => {
                 if marked {
                     "  *  ".to_string()
                 } else if kind == SquareKind::Station {
                     "  ·  ".to_string()
                 } else {
-                    "     ".to_string()
+                    " ".repeat(TILE)
                 }
             }
             Some(p) => {
@@ -101,8 +103,7 @@ pub fn render(obs: &Observation, v: &View<'_>) -> String {
                 };
                 format!("{tag}{body}")
             }
-        };
-        format!("{l}{inner}{r}")
+        }
     };
     let rail = |a: Option<Square>, b: Option<Square>| match (a, b) {
         (Some(a), Some(b)) if topo.rail_adjacent(a, b) => 2,
@@ -110,19 +111,21 @@ pub fn render(obs: &Observation, v: &View<'_>) -> String {
         _ => 0,
     };
     // A vertical link, centred in a tile's width.
-    let vertical = |c: char| format!("   {c}   ");
+    let vertical = |c: char| format!("  {c}  ");
     let mut out = String::new();
     let header = |out: &mut String| {
         out.push_str("    ");
         for &f in &files {
-            out.push_str(&format!("   {}    ", (b'a' + f) as char));
+            out.push_str(&format!("  {}   ", (b'a' + f) as char));
         }
         out.push('\n');
     };
     header(&mut out);
     for (ri, &r) in ranks.iter().enumerate() {
-        // The rank's squares and the links between neighbouring files.
-        out.push_str(&format!("{r:>3} "));
+        // The rank's squares and the links between neighbouring files; a framed square's
+        // brackets stand in the link columns beside it.
+        let first = files.first().and_then(|&f| frame(at(f, r)));
+        out.push_str(&format!("{r:>3}{}", first.map_or(' ', |b| b.0)));
         for (fi, &f) in files.iter().enumerate() {
             match at(f, r) {
                 Some(sq) => out.push_str(&tile(sq)),
@@ -162,14 +165,19 @@ pub fn render(obs: &Observation, v: &View<'_>) -> String {
                         }
                     }
                 }
-                out.push(match link {
-                    2 => '═',
-                    1 => '─',
+                let bracket = frame(at(g, r))
+                    .map(|b| b.0)
+                    .or(frame(at(f, r)).map(|b| b.1));
+                out.push(match (bracket, link) {
+                    (Some(b), _) => b,
+                    (None, 2) => '═',
+                    (None, 1) => '─',
                     _ => ' ',
                 });
             }
         }
-        out.push_str(&format!(" {r}\n"));
+        let last = files.last().and_then(|&f| frame(at(f, r)));
+        out.push_str(&format!("{}{r}\n", last.map_or(' ', |b| b.1)));
         // Links to the next rank down the screen.
         let Some(&next) = ranks.get(ri + 1) else {
             continue;
