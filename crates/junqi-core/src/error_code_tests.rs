@@ -544,10 +544,11 @@ fn action_samples(covered: &mut Vec<usize>) -> Vec<Sample> {
                 role: Role::MajorGeneral,
                 from: sq("b6"),
                 to: sq("b7"),
+                why: crate::explain::MoveBlocked::Mountain,
             },
             "action.cannot_move",
-            json!({"role": "major_general", "from": "b6", "to": "b7"}),
-            "the major_general on b6 cannot move to b7",
+            json!({"role": "major_general", "from": "b6", "to": "b7", "why": "mountain"}),
+            "the major_general on b6 cannot move to b7: the mountain lies between: files b and d do not cross it",
         ),
         check(
             A::NoSuchSeat { seat: 2 },

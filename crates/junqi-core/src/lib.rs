@@ -17,6 +17,7 @@ pub mod deploy;
 #[cfg(test)]
 mod error_code_tests;
 pub mod event;
+pub mod explain;
 pub mod json;
 mod movegen;
 pub mod notation;
@@ -35,6 +36,7 @@ pub use deploy::{Deployment, DeploymentError};
 pub use event::{
     Action, AttackResult, DrawReason, EliminationReason, Event, EventSink, Outcome, SkipReason,
 };
+pub use explain::MoveBlocked;
 pub use json::{position_from_json, position_to_json, step_result_json};
 pub use notation::{action_from_text, action_to_text};
 pub use observation::{Observation, ObservedPiece, Observer};

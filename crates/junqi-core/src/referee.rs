@@ -6,6 +6,7 @@ use crate::combat::resolve;
 use crate::event::{
     Action, AttackResult, DrawReason, EliminationReason, Event, EventSink, Outcome, SkipReason,
 };
+use crate::explain::MoveBlocked;
 use crate::json::{object, outcome_to_json};
 use crate::movegen::{for_each_action, for_each_action_from};
 use crate::options::{Blocked, FlipColour, TurnOrder};
@@ -91,9 +92,10 @@ pub enum IllegalAction {
         /// The headquarters.
         square: String,
     },
-    /// A movable piece of the mover that cannot reach the destination (not a road or rail path
-    /// it may take, a friend there, a piece in a camp there, the mountain in between …).
-    #[error("the {role} on {from} cannot move to {to}")]
+    /// A movable piece of the mover that cannot reach the destination; `why` says what stops
+    /// it (the mountain, a friend there, a piece in a camp there, a rail corner …), in terms of
+    /// what the mover sees ([`crate::explain`]).
+    #[error("the {role} on {from} cannot move to {to}: {why}")]
     CannotMove {
         /// The role of the piece.
         role: Role,
@@ -101,6 +103,8 @@ pub enum IllegalAction {
         from: String,
         /// The destination.
         to: String,
+        /// What stops it.
+        why: MoveBlocked,
     },
     /// A table action names a seat the board does not have.
     #[error("seat {seat} does not exist")]
@@ -168,8 +172,17 @@ impl IllegalAction {
             IllegalAction::NeverMoves { role, square } => {
                 json!({"role": role.name(), "square": square})
             }
-            IllegalAction::CannotMove { role, from, to } => {
-                json!({"role": role.name(), "from": from, "to": to})
+            IllegalAction::CannotMove {
+                role,
+                from,
+                to,
+                why,
+            } => {
+                let mut o = json!({"role": role.name(), "from": from, "to": to, "why": why.code()});
+                if let MoveBlocked::PathBlocked { at } = why {
+                    o["at"] = json!(at);
+                }
+                o
             }
             IllegalAction::NoSuchSeat { seat } | IllegalAction::AlreadyOut { seat } => {
                 json!({"seat": seat})
@@ -242,57 +255,6 @@ impl Position {
             return Ok(());
         }
         Err(self.explain_illegal(action))
-    }
-
-    /// A reason for an illegal action that tells the mover nothing it may not know.
-    fn explain_illegal(&self, action: Action) -> IllegalAction {
-        let t = self.topo;
-        let seat = self.to_move;
-        let name = |s: Square| t.name(s).to_string();
-        match action {
-            Action::Flip(at) => {
-                if !self.rules.is_flip() {
-                    IllegalAction::NoFlips
-                } else if self.cells[at.index()].is_empty() {
-                    IllegalAction::NothingToFlip { square: name(at) }
-                } else {
-                    IllegalAction::AlreadyFaceUp { square: name(at) }
-                }
-            }
-            Action::Move { from, to } => {
-                let c = self.cells[from.index()];
-                let colour = self.colour_of(seat);
-                if c.is_empty() {
-                    return IllegalAction::NoPiece { square: name(from) };
-                }
-                if colour.is_none() {
-                    return IllegalAction::ColoursNotSettled;
-                }
-                if c.face_down() {
-                    return IllegalAction::FaceDown { square: name(from) };
-                }
-                if Some(c.seat()) != colour {
-                    return IllegalAction::NotYourPiece {
-                        square: name(from),
-                        seat,
-                    };
-                }
-                if !c.role().is_movable() {
-                    return IllegalAction::NeverMoves {
-                        role: c.role(),
-                        square: name(from),
-                    };
-                }
-                if self.rules.hq_locked() && has_word(&t.hqs, from.0) {
-                    return IllegalAction::HeadquartersLocked { square: name(from) };
-                }
-                IllegalAction::CannotMove {
-                    role: c.role(),
-                    from: name(from),
-                    to: name(to),
-                }
-            }
-        }
     }
 
     /// Apply a legal action of the seat to move (RULES §7.1); an illegal one changes nothing and

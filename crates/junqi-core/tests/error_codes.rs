@@ -427,8 +427,8 @@ fn a_move_across_the_mountain_cannot_move() {
     assert_error(
         check(&p, "b6-b7"),
         "action.cannot_move",
-        json!({"role": "captain", "from": "b6", "to": "b7"}),
-        "the captain on b6 cannot move to b7",
+        json!({"role": "captain", "from": "b6", "to": "b7", "why": "mountain"}),
+        "the captain on b6 cannot move to b7: the mountain lies between: files b and d do not cross it",
     );
     // The same step on file c crosses.
     let p = Pos::two()
@@ -450,15 +450,15 @@ fn a_move_onto_a_friend_or_into_an_occupied_camp_cannot_move() {
     assert_error(
         check(&p, "a3-a4"),
         "action.cannot_move",
-        json!({"role": "captain", "from": "a3", "to": "a4"}),
-        "the captain on a3 cannot move to a4",
+        json!({"role": "captain", "from": "a3", "to": "a4", "why": "friend_there"}),
+        "the captain on a3 cannot move to a4: a piece of its own side stands there",
     );
     // c4 is a camp: its enemy cannot be attacked there.
     assert_error(
         check(&p, "c3-c4"),
         "action.cannot_move",
-        json!({"role": "major", "from": "c3", "to": "c4"}),
-        "the major on c3 cannot move to c4",
+        json!({"role": "major", "from": "c3", "to": "c4", "why": "camp_occupied"}),
+        "the major on c3 cannot move to c4: a piece in a camp cannot be attacked",
     );
 }
 
@@ -480,8 +480,8 @@ fn a_move_onto_a_partner_cannot_move() {
     assert_error(
         check(&p, &text),
         "action.cannot_move",
-        json!({"role": "captain", "from": "g2", "to": to}),
-        &format!("the captain on g2 cannot move to {to}"),
+        json!({"role": "captain", "from": "g2", "to": to, "why": "friend_there"}),
+        &format!("the captain on g2 cannot move to {to}: a piece of its own side stands there"),
     );
     // An enemy (seat 1) there is attacked.
     let p = Pos::four()

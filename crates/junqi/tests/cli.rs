@@ -10,6 +10,11 @@ const BIN: &str = env!("CARGO_BIN_EXE_junqi");
 fn junqi(args: &[&str], input: &str) -> Output {
     let mut child = Command::new(BIN)
         .args(args)
+        // `junqi play` saves its records under the data directory: not the user's.
+        .env(
+            "XDG_DATA_HOME",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/cli-data"),
+        )
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

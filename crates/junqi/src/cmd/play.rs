@@ -1,25 +1,47 @@
 //! `junqi play`: a person against bots in the terminal, on either board and in any mode.
 //!
 //! The person sees only what their seat may know (`Position::observe(Observer::Seat(s))`):
-//! their own pieces by name, hidden pieces as `??`, the announcements in words, and the pieces
-//! removed so far as far as they were announced. Input is read line by line, so the game can be
-//! driven through a pipe as well as from a terminal.
+//! their own pieces by name, hidden pieces as `??` (or as their own guess, 标记), the
+//! announcements in words, and the pieces removed so far as far as they were announced. Under
+//! the board stay the dead-piece list, the last few moves and the result of the person's own last
+//! action. A refused move says why (the core's reason from the person's own view). When the game
+//! ends the result, the full board and the record's path are shown, and the program waits for
+//! Enter. Input is read line by line, so the game can be driven through a pipe as well as from a
+//! terminal.
+
+mod board;
+mod fallen;
+mod history;
+mod marks;
+mod record_file;
+mod refusal;
+mod words;
 
 use super::arena::bot_factory;
 use super::rules_args::RulesArgs;
 use anyhow::{anyhow, bail, Result};
+use board::{render, View};
+use fallen::FallenList;
+use history::History;
 use junqi_ai::engine::parse_budget;
 use junqi_ai::external::EngineProcess;
 use junqi_ai::{Bot, BotError, Budget};
 use junqi_core::notation::{action_from_text, action_to_text, parse_square};
 use junqi_core::{
-    Action, AttackResult, BoardKind, Deployment, DrawReason, EliminationReason, Event, Observation,
-    Observer, Outcome, Position, Role, Rules, Seat, SkipReason, Square, SquareKind, Topology,
+    Action, AttackResult, BoardKind, Deployment, Entry, Event, Observation, Observer, Outcome,
+    Position, Record, Rules, Seat, SkipReason, Square, Start, Topology,
 };
+use marks::{MarkError, Marks};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use refusal::refusal_words;
 use std::io::{self, BufRead, Write};
-use std::time::Duration;
+use std::path::PathBuf;
+use std::time::{Duration, SystemTime};
+use words::{draw_words, elimination_words, parse_role, role_word, seat_name, Lang};
+
+/// How many of the last announcements stay under the board.
+const RECENT: usize = 5;
 
 /// Arguments of `junqi play`.
 #[derive(clap::Args, Debug)]
@@ -44,98 +66,15 @@ pub struct Args {
     /// Language of piece names and messages: zh or en.
     #[arg(long, default_value = "zh")]
     lang: String,
-}
-
-/// Language of the display.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Lang {
-    Zh,
-    En,
-}
-
-impl Lang {
-    fn t(self, zh: &'static str, en: &'static str) -> &'static str {
-        match self {
-            Lang::Zh => zh,
-            Lang::En => en,
-        }
-    }
-}
-
-/// A piece's name in exactly four display columns.
-fn role_tile(role: Role, lang: Lang) -> &'static str {
-    match lang {
-        Lang::Zh => role.chinese(),
-        Lang::En => match role {
-            Role::Marshal => "Mrsl",
-            Role::General => "Genl",
-            Role::MajorGeneral => "MGen",
-            Role::Brigadier => "Brig",
-            Role::Colonel => "Col ",
-            Role::Major => "Maj ",
-            Role::Captain => "Capt",
-            Role::Lieutenant => "Lt  ",
-            Role::Engineer => "Engr",
-            Role::Bomb => "Bomb",
-            Role::Landmine => "Mine",
-            Role::Flag => "Flag",
-        },
-    }
-}
-
-fn role_word(role: Role, lang: Lang) -> String {
-    match lang {
-        Lang::Zh => role.chinese().to_string(),
-        Lang::En => role.name().replace('_', " "),
-    }
-}
-
-fn seat_name(board: BoardKind, seat: Seat, lang: Lang) -> &'static str {
-    match (board, seat, lang) {
-        (BoardKind::TwoPlayer, 0, Lang::Zh) => "南方",
-        (BoardKind::TwoPlayer, _, Lang::Zh) => "北方",
-        (BoardKind::TwoPlayer, 0, Lang::En) => "South",
-        (BoardKind::TwoPlayer, _, Lang::En) => "North",
-        (_, 0, Lang::Zh) => "南方",
-        (_, 1, Lang::Zh) => "东方",
-        (_, 2, Lang::Zh) => "北方",
-        (_, _, Lang::Zh) => "西方",
-        (_, 0, Lang::En) => "South",
-        (_, 1, Lang::En) => "East",
-        (_, 2, Lang::En) => "North",
-        (_, _, Lang::En) => "West",
-    }
-}
-
-/// One letter per seat for the board tiles.
-fn seat_letter(board: BoardKind, seat: Seat) -> char {
-    match (board, seat) {
-        (BoardKind::TwoPlayer, 0) => 'S',
-        (BoardKind::TwoPlayer, _) => 'N',
-        (_, 0) => 'S',
-        (_, 1) => 'E',
-        (_, 2) => 'N',
-        _ => 'W',
-    }
-}
-
-fn elimination_words(r: EliminationReason, lang: Lang) -> &'static str {
-    match r {
-        EliminationReason::FlagCaptured => lang.t("军旗被夺", "flag captured"),
-        EliminationReason::NoMovablePieces => lang.t("无子可动", "no movable pieces"),
-        EliminationReason::Blocked => lang.t("无路可走", "blocked"),
-        EliminationReason::Skips => lang.t("超时过多", "too many skipped turns"),
-        EliminationReason::Resigned => lang.t("投降", "resigned"),
-        EliminationReason::Left => lang.t("逃跑", "left the table"),
-    }
-}
-
-fn draw_words(r: DrawReason, lang: Lang) -> &'static str {
-    match r {
-        DrawReason::QuietPlies => lang.t("长时间无交战", "too many plies without an attack"),
-        DrawReason::MaxPlies => lang.t("步数上限", "the ply limit"),
-        DrawReason::Agreement => lang.t("双方同意", "agreement"),
-    }
+    /// Start from this position (the position text form of docs/formats.md: an endgame, a
+    /// puzzle) instead of deployments; its board, mode and options replace --board, --mode and
+    /// --options.
+    #[arg(long)]
+    start: Option<String>,
+    /// Where to save the game record (default: a new file under
+    /// $XDG_DATA_HOME/junqi/games, else ~/.local/share/junqi/games).
+    #[arg(long)]
+    record: Option<PathBuf>,
 }
 
 /// The state of a game from the person's side.
@@ -147,9 +86,15 @@ struct Session<'a> {
     pos: Position,
     bots: Vec<Option<Box<dyn Bot>>>,
     budget: Budget,
-    /// Pieces removed from the board, by owner (flip play: colour), with the role when the
-    /// person knew it.
-    dead: Vec<Vec<Option<Role>>>,
+    /// Pieces removed from the board (阵亡).
+    fallen: FallenList,
+    /// The person's guesses on hidden enemy pieces (标记).
+    marks: Marks,
+    /// The game's announcements in words.
+    history: History,
+    /// The game record, saved at the end (or when the person leaves).
+    record: Record,
+    record_path: PathBuf,
     out: &'a mut dyn Write,
 }
 
@@ -173,6 +118,21 @@ impl Session<'_> {
             self.pos.flip_colours().map(|c| c[self.me as usize])
         } else {
             Some(self.me)
+        }
+    }
+
+    /// The name of a piece owner: a seat, or in flip play a colour.
+    fn owner_name(&self, owner: Seat) -> String {
+        let l = self.lang;
+        if self.rules.is_flip() {
+            let tag = if Some(owner) == self.my_owner() {
+                l.t("（你）", " (you)")
+            } else {
+                ""
+            };
+            format!("{} {owner}{tag}", l.t("颜色", "colour"))
+        } else {
+            self.name(owner)
         }
     }
 
@@ -287,69 +247,50 @@ impl Session<'_> {
         }
     }
 
-    /// Note the pieces an attack removed, as the person knew them before it.
-    fn note_dead(&mut self, before: &Observation, events: &[Event]) {
-        for e in events {
-            let Event::Attack { from, to, .. } = *e else {
-                continue;
-            };
-            let after = self.obs();
-            let (Some(att), Some(def)) =
-                (before.piece_at(from).copied(), before.piece_at(to).copied())
-            else {
-                continue;
-            };
-            // Attacker and defender are never face down, so their seats show.
-            let (Some(a_seat), Some(d_seat)) = (att.seat, def.seat) else {
-                continue;
-            };
-            let now = after.piece_at(to).and_then(|p| p.seat);
-            let att_dead =
-                now != Some(a_seat) || after.piece_at(from).is_some_and(|p| p.seat != Some(a_seat));
-            let def_dead = now != Some(d_seat);
-            if att_dead {
-                self.dead[a_seat as usize].push(att.role);
-            }
-            if def_dead {
-                self.dead[d_seat as usize].push(def.role);
-            }
-        }
-    }
-
     fn say(&mut self, s: &str) -> io::Result<()> {
         writeln!(self.out, "{s}")
     }
 
     /// Apply an action of the seat to move, tell every bot, and print the announcements.
     fn step(&mut self, action: Action) -> Result<()> {
-        let before = self.obs();
+        let seat = self.pos.to_move();
+        let before = self.pos.clone();
         let mut events = Vec::new();
         self.pos
             .play(action, &mut events)
             .map_err(|e| anyhow!("{e}"))?;
-        self.after_step(&before, &events)
+        self.record.entries.push(Entry::Action { seat, action });
+        self.after_step(&before, seat == self.me, &events)
     }
 
-    fn after_step(&mut self, before: &Observation, events: &[Event]) -> Result<()> {
-        self.note_dead(before, events);
+    /// Bring the bots, the dead list, the marks and the history up to date after one step
+    /// from `before`.
+    fn after_step(&mut self, before: &Position, by_me: bool, events: &[Event]) -> Result<()> {
+        let seen = before.observe(Observer::Seat(self.me));
+        self.fallen.note(before, &seen, events);
+        let now = self.obs();
+        self.marks.follow(events, &now);
         for (s, b) in self.bots.iter_mut().enumerate() {
             if let Some(b) = b {
                 b.observe(events, &self.pos.observe(Observer::Seat(s as Seat)));
             }
         }
-        for e in events {
-            let w = self.event_words(e);
+        let words: Vec<String> = events.iter().map(|e| self.event_words(e)).collect();
+        for w in &words {
             self.say(&format!("  * {w}"))?;
         }
+        self.history.push(before.plies() + 1, words, by_me);
+        self.record.result = self.pos.outcome();
         Ok(())
     }
 
     fn resign(&mut self, seat: Seat) -> Result<()> {
-        let before = self.obs();
+        let before = self.pos.clone();
         let mut events = Vec::new();
         self.pos
             .resign(seat, &mut events)
             .map_err(|e| anyhow!("{e}"))?;
+        self.record.entries.push(Entry::Resign(seat));
         if self.rules.board == BoardKind::FourPlayer && !self.pos.is_over() {
             // The person's side gives up together (the partner is a bot).
             let p = junqi_core::types::partner(seat);
@@ -357,47 +298,16 @@ impl Session<'_> {
                 self.pos
                     .resign(p, &mut events)
                     .map_err(|e| anyhow!("{e}"))?;
+                self.record.entries.push(Entry::Resign(p));
             }
         }
-        self.after_step(&before, &events)
+        self.after_step(&before, seat == self.me, &events)
     }
 
-    /// The dead-piece list (阵亡).
+    /// The dead-piece list (阵亡); every identity once the game is over.
     fn dead_list(&self) -> String {
-        let l = self.lang;
-        let mut s = String::new();
-        let mine = self.my_owner();
-        for (owner, list) in self.dead.iter().enumerate() {
-            if list.is_empty() {
-                continue;
-            }
-            let who = if self.rules.is_flip() {
-                let tag = if Some(owner as Seat) == mine {
-                    l.t("（你）", " (you)")
-                } else {
-                    ""
-                };
-                format!("{} {owner}{tag}", l.t("颜色", "colour"))
-            } else {
-                self.name(owner as Seat)
-            };
-            let mut parts = Vec::new();
-            for role in Role::ALL {
-                let n = list.iter().filter(|r| **r == Some(role)).count();
-                if n > 0 {
-                    parts.push(format!("{}×{n}", role_word(role, l)));
-                }
-            }
-            let unknown = list.iter().filter(|r| r.is_none()).count();
-            if unknown > 0 {
-                parts.push(format!("{}×{unknown}", l.t("未知", "unknown")));
-            }
-            s += &format!("{} {who}: {}\n", l.t("阵亡", "Dead"), parts.join(" "));
-        }
-        if s.is_empty() {
-            s = format!("{} {}\n", l.t("阵亡", "Dead"), l.t("无", "none"));
-        }
-        s
+        self.fallen
+            .lines(self.pos.is_over(), self.lang, |o| self.owner_name(o))
     }
 
     fn destinations(&self, obs: &Observation, from: Square) -> Vec<Square> {
@@ -409,215 +319,98 @@ impl Session<'_> {
             })
             .collect()
     }
-}
 
-/// Draw the board as `obs` shows it. `marks` are highlighted squares (legal destinations),
-/// `selected` the chosen piece. `flip_view` turns a two-player board round for North.
-fn render(
-    obs: &Observation,
-    lang: Lang,
-    me: Seat,
-    selected: Option<Square>,
-    marks: &[Square],
-) -> String {
-    let topo = obs.topology();
-    let board = obs.rules.board;
-    let (mut max_f, mut max_r) = (0u8, 0u8);
-    for sq in topo.squares() {
-        let (f, r) = topo.coords(sq);
-        max_f = max_f.max(f);
-        max_r = max_r.max(r);
+    fn board(&self, obs: &Observation, selected: Option<Square>, dests: &[Square]) -> String {
+        render(
+            obs,
+            &View {
+                lang: self.lang,
+                me: self.me,
+                selected,
+                dests,
+                guesses: &self.marks,
+            },
+        )
     }
-    let turn = board == BoardKind::TwoPlayer && me == 1;
-    let files: Vec<u8> = if turn {
-        (0..=max_f).rev().collect()
-    } else {
-        (0..=max_f).collect()
-    };
-    let ranks: Vec<u8> = if turn {
-        (1..=max_r).collect()
-    } else {
-        (1..=max_r).rev().collect()
-    };
-    let at = |f: u8, r: u8| topo.at(f, r);
-    let my_colour = if obs.rules.is_flip() {
-        obs.flip_colours.map(|c| c[me as usize])
-    } else {
-        Some(me)
-    };
-    let tile = |sq: Square| -> String {
-        let kind = topo.kind(sq);
-        let marked = marks.contains(&sq);
-        match obs.piece_at(sq) {
-            None => {
-                let (l, r) = match kind {
-                    SquareKind::Camp => ('(', ')'),
-                    SquareKind::Headquarters => ('[', ']'),
-                    SquareKind::Station => (' ', ' '),
-                };
-                let mid = if marked {
-                    " * "
-                } else if kind == SquareKind::Station {
-                    " · "
-                } else {
-                    "   "
-                };
-                format!("{l}{mid}{r}")
-            }
-            Some(p) => {
-                let tag = if marked {
-                    '*'
-                } else if selected == Some(sq) {
-                    '>'
-                } else if obs.rules.is_flip() {
-                    if p.face_down {
-                        ' '
-                    } else if my_colour.is_some() && p.seat == my_colour {
-                        '+'
-                    } else {
-                        '-'
-                    }
-                } else {
-                    p.seat.map_or(' ', |s| seat_letter(board, s))
-                };
-                let body = if p.face_down {
-                    "####".to_string()
-                } else {
-                    match p.role {
-                        Some(r) => role_tile(r, lang).to_string(),
-                        None => " ?? ".to_string(),
-                    }
-                };
-                format!("{tag}{body}")
-            }
+
+    /// The board with what stays under it: the dead list, the last moves, and the result of
+    /// the person's own last action.
+    fn show_board(&mut self, obs: &Observation) -> Result<()> {
+        let l = self.lang;
+        let mut s = String::from("\n");
+        s += &self.board(obs, None, &[]);
+        s += &self.dead_list();
+        let recent = self.history.last(RECENT, l.t("第", "ply"));
+        if !recent.is_empty() {
+            s += &format!("{}\n{recent}", l.t("最近几步:", "last moves:"));
         }
-    };
-    let rail = |a: Option<Square>, b: Option<Square>| match (a, b) {
-        (Some(a), Some(b)) if topo.rail_adjacent(a, b) => 2,
-        (Some(a), Some(b)) if topo.adjacent(a, b) => 1,
-        _ => 0,
-    };
-    let mut out = String::new();
-    let header = |out: &mut String| {
-        out.push_str("    ");
-        for &f in &files {
-            out.push_str(&format!("  {}   ", (b'a' + f) as char));
+        if let Some((ply, words)) = self.history.my_last() {
+            s += &format!(
+                "{} ({} {ply}): {words}\n",
+                l.t("你的上一步", "your last move"),
+                l.t("第", "ply")
+            );
         }
-        out.push('\n');
-    };
-    header(&mut out);
-    for (ri, &r) in ranks.iter().enumerate() {
-        // The rank's squares and the links between neighbouring files.
-        out.push_str(&format!("{r:>3} "));
-        for (fi, &f) in files.iter().enumerate() {
-            match at(f, r) {
-                Some(sq) => out.push_str(&tile(sq)),
-                None => {
-                    // A gap the rail crosses (the four-player centre).
-                    let (l, rt) = (
-                        fi.checked_sub(1).map(|i| files[i]),
-                        files.get(fi + 1).copied(),
-                    );
-                    let h = match (l, rt) {
-                        (Some(l), Some(rt)) => rail(at(l, r), at(rt, r)),
-                        _ => 0,
-                    };
-                    let v = if r > 1 && r < max_r {
-                        rail(at(f, r + 1), at(f, r - 1))
-                    } else {
-                        0
-                    };
-                    out.push_str(if h == 2 {
-                        "═════"
-                    } else if v == 2 {
-                        "  ║  "
-                    } else {
-                        "     "
-                    });
-                }
-            }
-            if let Some(&g) = files.get(fi + 1) {
-                let mut link = rail(at(f, r), at(g, r));
-                if link == 0 && at(f, r).is_some() != at(g, r).is_some() {
-                    // Next to a gap the rail crosses.
-                    let gap = if at(f, r).is_none() { f } else { g };
-                    let (a, b) = (gap.checked_sub(1), gap.checked_add(1));
-                    if let (Some(a), Some(b)) = (a, b) {
-                        if rail(at(a, r), at(b, r)) == 2 {
-                            link = 2;
-                        }
-                    }
-                }
-                out.push(match link {
-                    2 => '═',
-                    1 => '─',
-                    _ => ' ',
-                });
-            }
+        write!(self.out, "{s}")?;
+        Ok(())
+    }
+
+    /// Save the record where `--record` says (or the default path) and say where.
+    fn save_record(&mut self) -> Result<()> {
+        let l = self.lang;
+        let path = self.record_path.clone();
+        match record_file::save(&self.record, &path) {
+            Ok(()) => self.say(&format!(
+                "{} {}",
+                l.t("棋谱已保存:", "game record saved to"),
+                path.display()
+            ))?,
+            Err(e) => self.say(&format!(
+                "{} {e:#}",
+                l.t("棋谱未能保存:", "the game record could not be saved:")
+            ))?,
         }
-        out.push_str(&format!(" {r}\n"));
-        // Links to the next rank down the screen.
-        let Some(&next) = ranks.get(ri + 1) else {
-            continue;
+        Ok(())
+    }
+
+    /// The end of the game: the result, the whole board, every dead piece, the last moves and
+    /// the record's path.
+    fn end_screen(&mut self) -> Result<()> {
+        let l = self.lang;
+        let o = self.pos.outcome().expect("over");
+        let words = self.outcome_words(o);
+        let verdict = match o {
+            Outcome::Win { .. } if o.winners().contains(&self.me) => l.t("你赢了！", "You win!"),
+            Outcome::Win { .. } => l.t("你输了。", "You lose."),
+            Outcome::Draw { .. } => l.t("和棋。", "A draw."),
+            Outcome::Aborted => l.t("对局中止。", "The game was aborted."),
         };
-        out.push_str("    ");
-        let mut any = false;
-        for (fi, &f) in files.iter().enumerate() {
-            let mut v = rail(at(f, r), at(f, next));
-            if v == 0 && (at(f, r).is_none() || at(f, next).is_none()) {
-                // Through a gap: g7–g9 on the four-player board.
-                let (a, b) = if r > next {
-                    (r + 1, next)
-                } else {
-                    (r, next + 1)
-                };
-                let (a2, b2) = if r > next {
-                    (r, next.wrapping_sub(1))
-                } else {
-                    (r.wrapping_sub(1), next)
-                };
-                if rail(at(f, a), at(f, b)) == 2 || rail(at(f, a2), at(f, b2)) == 2 {
-                    v = 2;
-                }
-            }
-            any |= v > 0;
-            out.push_str(match v {
-                2 => "  ║  ",
-                1 => "  │  ",
-                _ => "     ",
-            });
-            if let Some(&g) = files.get(fi + 1) {
-                let d1 = at(f, r)
-                    .zip(at(g, next))
-                    .is_some_and(|(a, b)| topo.adjacent(a, b));
-                let d2 = at(g, r)
-                    .zip(at(f, next))
-                    .is_some_and(|(a, b)| topo.adjacent(a, b));
-                out.push(match (d1, d2) {
-                    (true, true) => '╳',
-                    (true, false) => '╲',
-                    (false, true) => '╱',
-                    _ => ' ',
-                });
-            }
-        }
-        if board == BoardKind::TwoPlayer && r.min(next) == 6 {
-            out.push_str(lang.t("  山界", "  mountain"));
-        } else if !any {
-            // Nothing joins these ranks.
-        }
-        out.push('\n');
+        self.say(&format!(
+            "\n==== {} {words} — {verdict} ====",
+            l.t("对局结束：", "game over:")
+        ))?;
+        // The game is over: the whole board may be shown (RULES §6).
+        self.say(l.t("终局全盘揭晓:", "the whole board, revealed:"))?;
+        let full = self.board(&self.pos.observe(Observer::Referee), None, &[]);
+        self.say(&full)?;
+        let d = self.dead_list();
+        write!(self.out, "{d}")?;
+        let recent = self.history.last(RECENT, l.t("第", "ply"));
+        self.say(&format!("{}\n{recent}", l.t("最后几步:", "last moves:")))?;
+        self.save_record()
     }
-    header(&mut out);
-    out
 }
 
 fn help(lang: Lang) -> &'static str {
     lang.t(
-        "命令: help 帮助 | board 棋盘 | <格> 或 moves <格> 列出该子可走的格 | <起>-<止> 走子 (如 a6-a7) | flip <格> 翻棋 | dead 阵亡 | resign 投降 | quit 退出\n\
-         棋盘: 字母 S/N/E/W 是棋子所属方; ?? 未知敌子; #### 未翻开的子; ( ) 行营; [ ] 大本营; ═ ║ 铁路; ─ │ ╲ ╱ 公路; * 可去之处",
-        "commands: help | board | <square> or moves <square>: where that piece may go | <from>-<to> to move (e.g. a6-a7) | flip <square> | dead | resign | quit\n\
-         board: S/N/E/W is a piece's seat; ?? a hidden enemy; #### face down; ( ) camp; [ ] headquarters; ═ ║ rail; ─ │ ╲ ╱ road; * a place to go",
+        "命令: help 帮助 | board 棋盘 | <格> 或 moves <格> 列出该子可走的格 | <起>-<止> 走子 (如 a6-a7) | flip <格> 翻棋\n\
+         \x20     history 全部走法 | dead 阵亡 | mark <格> <猜测> 标记敌子 (如 mark c9 炸弹; 司令 炸弹 地雷 军旗 …) | unmark <格> 取消标记 | marks 列出标记\n\
+         \x20     resign 投降 | quit 退出\n\
+         棋盘: 字母 S/N/E/W 是棋子所属方; ?? 未知敌子; 炸? 等是你的标记; #### 未翻开的子; ( ) 行营; [ ] 大本营; ═ ║ 铁路; ─ │ ╲ ╱ 公路; * 可去之处",
+        "commands: help | board | <square> or moves <square>: where that piece may go | <from>-<to> to move (e.g. a6-a7) | flip <square>\n\
+         \x20         history: every move | dead | mark <square> <guess>: mark a hidden enemy (e.g. mark c9 bomb; marshal bomb landmine flag …) | unmark <square> | marks\n\
+         \x20         resign | quit\n\
+         board: S/N/E/W is a piece's seat; ?? a hidden enemy; Bm? etc. your marks; #### face down; ( ) camp; [ ] headquarters; ═ ║ rail; ─ │ ╲ ╱ road; * a place to go",
     )
 }
 
@@ -639,7 +432,14 @@ pub fn run(a: Args) -> Result<()> {
 
 /// Play a game reading the person's commands from `input`.
 pub fn play(a: Args, input: impl BufRead, out: &mut dyn Write) -> Result<()> {
-    let rules = a.rules.rules()?;
+    let start_setup = match &a.start {
+        Some(t) => Some(junqi_core::text::setup_from_text(t).map_err(|e| anyhow!("--start: {e}"))?),
+        None => None,
+    };
+    let rules = match &start_setup {
+        Some(setup) => setup.rules,
+        None => a.rules.rules()?,
+    };
     let lang = match a.lang.as_str() {
         "zh" => Lang::Zh,
         "en" => Lang::En,
@@ -656,8 +456,9 @@ pub fn play(a: Args, input: impl BufRead, out: &mut dyn Write) -> Result<()> {
     let budget = parse_budget(&a.budget).map_err(|e| anyhow!("--budget: {e}"))?;
     // One game: an external engine's process lives as long as it.
     let factory = bot_factory(&a.bot, Duration::from_secs(30), EngineProcess::PerGame)?;
+    let started = SystemTime::now();
     let seed = a.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
+        started
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64)
     });
@@ -673,11 +474,22 @@ pub fn play(a: Args, input: impl BufRead, out: &mut dyn Write) -> Result<()> {
             })
         })
         .collect();
-    let pos = if rules.is_flip() {
+    let (pos, start) = if let Some(setup) = start_setup {
+        if a.layout.is_some() {
+            bail!("--start gives the whole position: --layout does not apply");
+        }
+        let pos = Position::from_setup(&setup).map_err(|e| anyhow!("--start: {e}"))?;
+        if pos.is_over() {
+            bail!("--start: the game of that position is already over");
+        }
+        (pos, Start::Position(setup))
+    } else if rules.is_flip() {
         if a.layout.is_some() {
             bail!("flip play has no deployment: --layout does not apply");
         }
-        Position::deal(rules, 0, &mut rng).map_err(|e| anyhow!("{e}"))?
+        let pos = Position::deal(rules, 0, &mut rng).map_err(|e| anyhow!("{e}"))?;
+        let start = Start::Position(pos.to_setup());
+        (pos, start)
     } else {
         let mine = match &a.layout {
             Some(t) => {
@@ -707,8 +519,17 @@ pub fn play(a: Args, input: impl BufRead, out: &mut dyn Write) -> Result<()> {
                 }
             }
         }
-        Position::from_deployments(rules, &layouts, 0).map_err(|e| anyhow!("{e}"))?
+        let pos = Position::from_deployments(rules, &layouts, 0).map_err(|e| anyhow!("{e}"))?;
+        let start = Start::Deployments {
+            deployments: layouts,
+            first: 0,
+        };
+        (pos, start)
     };
+    let record_path = a
+        .record
+        .clone()
+        .unwrap_or_else(|| record_file::default_path(started, seed));
     let mut s = Session {
         rules,
         topo,
@@ -717,7 +538,11 @@ pub fn play(a: Args, input: impl BufRead, out: &mut dyn Write) -> Result<()> {
         pos,
         bots,
         budget,
-        dead: vec![Vec::new(); rules.seats()],
+        fallen: FallenList::default(),
+        marks: Marks::default(),
+        history: History::default(),
+        record: Record::new(rules, start),
+        record_path,
         out,
     };
     for (seat, b) in s.bots.iter_mut().enumerate() {
@@ -776,11 +601,7 @@ pub fn play(a: Args, input: impl BufRead, out: &mut dyn Write) -> Result<()> {
         }
         let obs = s.obs();
         if show_board {
-            let b = render(&obs, l, me, None, &[]);
-            s.say("")?;
-            s.say(&b)?;
-            let d = s.dead_list();
-            write!(s.out, "{d}")?;
+            s.show_board(&obs)?;
             s.say(&format!(
                 "{} ({} {})",
                 l.t("轮到你走", "your move"),
@@ -793,6 +614,7 @@ pub fn play(a: Args, input: impl BufRead, out: &mut dyn Write) -> Result<()> {
         s.out.flush()?;
         let Some(line) = lines.next() else {
             s.say(l.t("\n（输入结束，退出）", "\n(end of input: leaving the game)"))?;
+            s.save_record()?;
             return Ok(());
         };
         let line = match line {
@@ -816,7 +638,17 @@ pub fn play(a: Args, input: impl BufRead, out: &mut dyn Write) -> Result<()> {
                 let d = s.dead_list();
                 write!(s.out, "{d}")?;
             }
+            "history" | "hist" => {
+                let h = s
+                    .history
+                    .all(l.t("第", "ply"), l.t("还没有走过棋", "no moves yet"));
+                write!(s.out, "{h}")?;
+            }
+            "mark" => mark(&mut s, &obs, rest)?,
+            "unmark" => unmark(&mut s, rest)?,
+            "marks" => list_marks(&mut s)?,
             "quit" | "exit" => {
+                s.save_record()?;
                 s.say(l.t("再见", "bye"))?;
                 return Ok(());
             }
@@ -831,32 +663,91 @@ pub fn play(a: Args, input: impl BufRead, out: &mut dyn Write) -> Result<()> {
                     l.t("看不懂", "not understood"),
                     l.t("输入 help 查看命令", "type help")
                 ))?,
-                Ok(action) if obs.legal_actions.contains(&action) => {
-                    s.step(action)?;
-                    show_board = true;
-                }
-                Ok(action) => {
-                    let t = action_to_text(topo, action);
-                    s.say(&format!(
-                        "{} {t} ({})",
-                        l.t("不能这样走:", "not a legal action:"),
-                        l.t(
-                            "输入一个格名查看可走之处",
-                            "type a square to list where its piece may go"
-                        )
-                    ))?
-                }
+                Ok(action) => match obs.why_illegal(action) {
+                    None => {
+                        s.step(action)?;
+                        show_board = true;
+                    }
+                    Some(e) => {
+                        let t = action_to_text(topo, action);
+                        let why = refusal_words(&e, l);
+                        s.say(&format!(
+                            "{} {t}: {why}",
+                            l.t("不能这样走:", "not a legal action:")
+                        ))?
+                    }
+                },
             },
         }
     }
-    let o = s.pos.outcome().expect("over");
-    let words = s.outcome_words(o);
-    s.say(&format!("\n{} {words}", l.t("对局结束：", "game over:")))?;
-    // The game is over: the whole board may be shown (RULES §6).
-    let full = render(&s.pos.observe(Observer::Referee), l, me, None, &[]);
-    s.say(&full)?;
-    let d = s.dead_list();
-    write!(s.out, "{d}")?;
+    s.end_screen()?;
+    // Wait, so that the end is seen in a terminal multiplexer; the end of input ends it too.
+    write!(s.out, "{}", l.t("按回车键退出… ", "press Enter to leave… "))?;
+    s.out.flush()?;
+    let _ = lines.next();
+    s.say("")?;
+    Ok(())
+}
+
+/// `mark <square> <guess>`: mark a hidden enemy piece.
+fn mark(s: &mut Session<'_>, obs: &Observation, rest: &str) -> Result<()> {
+    let l = s.lang;
+    let (square, guess) = match rest.split_once(char::is_whitespace) {
+        Some((a, b)) => (a, b.trim()),
+        None => (rest, ""),
+    };
+    let usage = l.t(
+        "用法: mark <格> <猜测>，如 mark c9 炸弹 (司令 军长 师长 旅长 团长 营长 连长 排长 工兵 炸弹 地雷 军旗)",
+        "usage: mark <square> <guess>, e.g. mark c9 bomb (marshal general major_general brigadier colonel major captain lieutenant engineer bomb landmine flag)",
+    );
+    let (Ok(sq), Some(role)) = (parse_square(s.topo, square), parse_role(guess)) else {
+        return Ok(s.say(usage)?);
+    };
+    match s.marks.set(obs, sq, role) {
+        Ok(()) => s.say(&format!(
+            "{} {square}: {}?",
+            l.t("已标记", "marked"),
+            role_word(role, l)
+        ))?,
+        Err(MarkError::Empty) => s.say(&format!("{square} {}", l.t("上没有棋子", "is empty")))?,
+        Err(MarkError::Known) => s.say(l.t(
+            "只能标记身份未知的敌子",
+            "only a hidden enemy piece can be marked",
+        ))?,
+        Err(MarkError::FaceDown) => {
+            s.say(l.t("未翻开的子不能标记", "a face-down piece cannot be marked"))?
+        }
+    }
+    Ok(())
+}
+
+/// `unmark <square>`: drop a guess.
+fn unmark(s: &mut Session<'_>, rest: &str) -> Result<()> {
+    let l = s.lang;
+    match parse_square(s.topo, rest) {
+        Ok(sq) if s.marks.clear(sq) => {
+            s.say(&format!("{} {rest}", l.t("已取消标记", "unmarked")))?
+        }
+        Ok(_) => s.say(&format!("{rest} {}", l.t("没有标记", "has no mark")))?,
+        Err(e) => s.say(&e)?,
+    }
+    Ok(())
+}
+
+/// `marks`: every guess.
+fn list_marks(s: &mut Session<'_>) -> Result<()> {
+    let l = s.lang;
+    let list: Vec<String> = s
+        .marks
+        .iter()
+        .map(|(sq, r)| format!("{} {}?", s.topo.name(sq), role_word(r, l)))
+        .collect();
+    let text = if list.is_empty() {
+        l.t("没有标记", "no marks").to_string()
+    } else {
+        list.join(", ")
+    };
+    s.say(&format!("{}: {text}", l.t("标记", "marks")))?;
     Ok(())
 }
 
@@ -879,7 +770,7 @@ fn list_moves(s: &mut Session<'_>, obs: &Observation, square: &str) -> Result<()
         ))?;
         return Ok(());
     }
-    let b = render(obs, l, s.me, Some(sq), &dests);
+    let b = s.board(obs, Some(sq), &dests);
     s.say(&b)?;
     let names: Vec<String> = dests.iter().map(|&d| s.topo.name(d).to_string()).collect();
     let mut msg = format!("{square}: {}", names.join(" "));
