@@ -44,6 +44,8 @@ export function refusalOf(x) {
 export function keyOf(code, args = {}) {
   if (code === 'account.throttled' && has(`err.${code}.${args.what}`)) return `err.${code}.${args.what}`;
   if (code === 'account.name_taken' && args.name !== undefined && args.name !== args.owner) return 'err.account.name_taken.look_alike';
+  // Why a move is blocked (docs/formats.md): said after the move when the words know it.
+  if (code === 'action.cannot_move' && has(`why.${args.why}`)) return `err.${code}.why`;
   return `err.${code}`;
 }
 
@@ -65,6 +67,7 @@ function words(code, args, ctx) {
     } else if (k === 'board') out[k] = word('board.', v);
     else if (k === 'mode') out[k] = word('mode.', v);
     else if (k === 'field') out[k] = word('field.', v);
+    else if (k === 'why') out[k] = has(`why.${v}`) ? t(`why.${v}`, { at: args.at ?? '' }) : String(v);
     else out[k] = v;
   }
   if (typeof args.code_point === 'string') {

@@ -11,6 +11,17 @@ import { resultFor, categoryLabel } from '../../js/player.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const JS = path.resolve(here, '../../js');
 
+test('every reason a move is blocked (docs/formats.md) has words in both languages', () => {
+  const doc = readFileSync(path.resolve(here, '../../../docs/formats.md'), 'utf8');
+  const section = doc.split('## Why a move is blocked')[1].split('\n## ')[0];
+  const whys = [...section.matchAll(/^\| `(\w+)` \|/gm)].map((m) => m[1]).filter((w) => w !== 'why');
+  assert.ok(whys.length >= 15, `found ${whys.length} reasons`);
+  for (const w of whys) {
+    assert.ok(`why.${w}` in STRINGS.zh, `why.${w} in Chinese`);
+    assert.ok(`why.${w}` in STRINGS.en, `why.${w} in English`);
+  }
+});
+
 test('every interface string exists in Chinese and in English, with the same placeholders', () => {
   const zh = Object.keys(STRINGS.zh).sort();
   const en = Object.keys(STRINGS.en).sort();
@@ -42,6 +53,10 @@ test("the server's refusals in words, by code and args", () => {
   assert.equal(say('table.not_your_turn', { seat: 1 }), '现在轮到 座位 1 走棋，还没轮到你');
   assert.equal(say('deploy.flag_not_in_headquarters', { square: 'a1', hqs: ['b1', 'd1'] }), 'a1 的军旗必须放在大本营（b1 或 d1）');
   assert.equal(say('action.cannot_move', { role: 'major_general', from: 'c4', to: 'c6' }), 'c4 上的师长不能走到 c6');
+  assert.equal(say('action.cannot_move', { role: 'colonel', from: 'b6', to: 'b7', why: 'mountain' }), 'b6 上的团长不能走到 b7：中间隔着山界（b、d 两路不通）');
+  assert.equal(say('action.cannot_move', { role: 'engineer', from: 'a2', to: 'a6', why: 'path_blocked', at: 'a4' }), 'a2 上的工兵不能走到 a6：a4 上的棋子挡住了去路');
+  // A reason the words do not know yet: the move alone.
+  assert.equal(say('action.cannot_move', { role: 'engineer', from: 'a2', to: 'a6', why: 'something_new' }), 'a2 上的工兵不能走到 a6');
   assert.equal(say('deploy.wrong_count', { role: 'landmine', want: 3, have: 2 }), '需要 3 个地雷，现在有 2 个');
   assert.equal(say('deploy.camp_not_empty', { square: 'b3', role: 'bomb', seat: 0 }), 'b3 是行营，开局必须空着，这里放了炸弹');
   assert.equal(say('setup.no_mode', { mode: 'flip', board: 'four_player' }), '四国军棋没有翻棋模式');
@@ -64,6 +79,7 @@ test("the server's refusals in words, by code and args", () => {
   setLang('en');
   assert.equal(say('account.wrong_password'), 'Wrong name or password');
   assert.equal(say('action.cannot_move', { role: 'major_general', from: 'c4', to: 'c6' }), 'The Major general on c4 cannot move to c6');
+  assert.equal(say('action.cannot_move', { role: 'engineer', from: 'a2', to: 'a6', why: 'path_blocked', at: 'a4' }), 'The Engineer on a2 cannot move to a6: the piece on a4 is in the way');
   assert.equal(say('request.rate_limited', { retry_after: 2 }), 'Too many actions; try again in 2 s');
   assert.equal(say('table.not_your_turn', { seat: 0 }, '', { board: 'two_player' }), "It is South's turn, not yours");
   assert.equal(say('table.something_new', {}, 'something new'), 'Server: something new');
