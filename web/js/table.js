@@ -145,7 +145,7 @@ export class TableView {
     this.statusEl = h('div', { class: 'status-line', id: 'status' }, t('table.connecting'));
     this.barEl = h('div', { class: 'table-bar', id: 'table-bar', role: 'toolbar', 'aria-label': t('table.toolbar') });
     // Errors are a toast over the page: they never push the board down.
-    this.messageEl = h('div', { id: 'message', class: 'toast', role: 'status', 'aria-live': 'polite' });
+    this.messageEl = h('div', { id: 'message', class: 'table-toast', role: 'status', 'aria-live': 'polite' });
     this.seatsEl = h('div', { class: 'seats card', id: 'seats' });
     this.controlsEl = h('div', { class: 'card', id: 'controls' });
     this.deployEl = h('div', { class: 'card', id: 'deploy', hidden: true });
