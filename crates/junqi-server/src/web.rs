@@ -84,7 +84,9 @@ mod tests {
         std::fs::write(web.join("js/a.js"), "export const a = 1;").unwrap();
         std::fs::write(root.path().join("secret.txt"), "no").unwrap();
         std::env::set_var("JUNQI_WEB_DIR", &web);
-        let js = client_file("js/a.js").await.expect("a file of the directory");
+        let js = client_file("js/a.js")
+            .await
+            .expect("a file of the directory");
         assert_eq!(js.data, b"export const a = 1;");
         assert!(js.mime.contains("javascript"), "{}", js.mime);
         assert!(client_file("../secret.txt").await.is_none());

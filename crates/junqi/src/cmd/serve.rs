@@ -37,6 +37,15 @@ pub struct Args {
     /// Minutes before a table nobody plays at (no seated person connected before play) closes.
     #[arg(long, default_value_t = junqi_server::Settings::default().table_idle_ms / 60_000)]
     pub table_idle_minutes: u64,
+    /// About how long the computer waits before its reply shows, in milliseconds (varied by
+    /// ply from 3/4 to 5/4 of it, less its thinking time), so that a person sees the result of
+    /// their own move first. 0: at once (tests, load tests).
+    #[arg(long, default_value_t = junqi_server::Settings::default().bot_delay_ms)]
+    pub bot_delay_ms: u64,
+    /// Minutes a person may be away from a game against the computer (the game is paused
+    /// meanwhile) before it is lost; games between people keep the 60 s of RULES §10.
+    #[arg(long, default_value_t = junqi_server::Settings::default().computer_away_ms / 60_000)]
+    pub computer_away_minutes: u64,
     /// Megabytes past which the SQLite write-ahead log is checkpointed and truncated.
     #[arg(long, default_value_t = junqi_server::Settings::default().wal_limit_bytes / (1024 * 1024))]
     pub wal_limit_mb: u64,
@@ -66,6 +75,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         config.settings.tables_per_minute_per_address = args.tables_per_minute;
         config.settings.max_open_tables_per_creator = args.max_open_tables.max(1);
         config.settings.table_idle_ms = args.table_idle_minutes.max(1) * 60_000;
+        config.settings.bot_delay_ms = args.bot_delay_ms;
+        config.settings.computer_away_ms = args.computer_away_minutes.max(1) * 60_000;
         config.settings.wal_limit_bytes = args.wal_limit_mb.max(1) * 1024 * 1024;
         let where_ = match &args.database {
             Some(_) => "PostgreSQL".to_string(),
