@@ -10,6 +10,7 @@ import * as D from './deploy.js';
 import { describeEntry, describeOutcome, lastMoveOf, fallen } from './events.js';
 import { serverMessage, refusalSquares } from './errors.js';
 import { seatLinkKey } from './player.js';
+import { Social } from './social.js'; // chat, rematch, pause notice (social.js)
 
 /**
  * The badge of a seat from what the server says it is (`kind`, `player.guest`), never from the
@@ -43,6 +44,7 @@ export class TableView {
       cells: null, deploySel: null, submitted: null, message: null, playStart: null,
     };
     this.buildSkeleton();
+    this.social = new Social(this); // social.js hook: chat box, rematch, pause notice
     // last_v 0: a game in progress or over is sent as its whole event history (so the log
     // and the last move are complete after a reload); otherwise the server sends a sync.
     this.sock = new TableSocket(tableId, {
@@ -88,6 +90,7 @@ export class TableView {
     this.renderAll();
     this.renderDeploy();
     this.renderLogAll();
+    this.social.relabel(); // social.js hook
   }
 
   // ---------------------------------------------------------------------------------------
@@ -95,6 +98,7 @@ export class TableView {
 
   onFrame(f) {
     const s = this.s;
+    this.social.onFrame(f); // social.js hook
     switch (f.type) {
       case 'welcome':
         s.seat = f.seat ?? null;
@@ -616,6 +620,7 @@ export class TableView {
         h('a', { href: `#/replay/${this.id}`, id: 'link-replay' }, h('button', { class: 'primary' }, t('btn.replay'))),
         h('a', { href: `/api/games/${this.id}/record`, download: `junqi-${this.id}.txt`, id: 'link-record' }, h('button', {}, t('btn.record'))),
         h('a', { href: '#/' }, h('button', {}, t('btn.lobby')))));
+      parts.push(...this.social.overControls()); // social.js hook: 再来一局, 换对手
     }
     el.hidden = parts.length === 0;
     el.append(...parts);

@@ -360,11 +360,14 @@ impl Refusal {
         use Refusal::*;
         match self {
             NoTable | NoCode | NoGame | NoBoard { .. } | NoPlayer => StatusCode::NOT_FOUND,
-            RecordLater | HostOnly | Watching => StatusCode::FORBIDDEN,
+            RecordLater | HostOnly | Watching | ChatOff => StatusCode::FORBIDDEN,
             WrongPassword | NoSession | BadSession => StatusCode::UNAUTHORIZED,
             NameTaken { .. } => StatusCode::CONFLICT,
             BodyTooLarge { .. } | FrameTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
-            RateLimited { .. } | TooManyTables { .. } | Throttled { .. } => {
+            RateLimited { .. }
+            | TooManyTables { .. }
+            | Throttled { .. }
+            | ChatRateLimited { .. } => {
                 StatusCode::TOO_MANY_REQUESTS
             }
             Busy | HashingBusy { .. } => StatusCode::SERVICE_UNAVAILABLE,
