@@ -367,9 +367,7 @@ impl Refusal {
             RateLimited { .. }
             | TooManyTables { .. }
             | Throttled { .. }
-            | ChatRateLimited { .. } => {
-                StatusCode::TOO_MANY_REQUESTS
-            }
+            | ChatRateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             Busy | HashingBusy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             StoreFailed | Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             _ => StatusCode::BAD_REQUEST,
