@@ -93,6 +93,8 @@ for (const [label, size] of SIZES) {
     assert.match(await host.locator('#chat-log li[data-seat="1"]').first().textContent(), /好棋/);
     assert.equal(await host.locator('#chat-input').inputValue(), '', 'the field is cleared after sending');
     assert.ok(await noOverflow(guest), 'the chat box fits the screen');
+    // The screenshot of docs/client.md (desktop) and one for a phone, in web/tests/artifacts.
+    await host.locator('#chat').screenshot({ path: path.join(ARTIFACTS, `social-chat-${label}.png`) }).catch(() => {});
 
     // The host mutes the guest: the guest's messages are hidden, and stay hidden after a reload.
     await host.click('#chat-mutes [data-mute]');
@@ -114,6 +116,7 @@ for (const [label, size] of SIZES) {
     await guest.waitForSelector('#rematch-waiting');
     await host.waitForSelector('#rematch-offer');
     assert.match(await host.locator('#btn-rematch').textContent(), /同意再来一局/);
+    await host.locator('#controls').screenshot({ path: path.join(ARTIFACTS, `social-rematch-${label}.png`) }).catch(() => {});
     await host.click('#btn-rematch');
     for (const p of [host, guest]) await p.waitForFunction((old) => window.junqi.current?.id !== old && window.junqi.current?.s.status === 'deploying', id);
     const id2 = await tableId(host);
