@@ -34,7 +34,7 @@ pub(super) fn reply_delay(base: u64, table: &str, ply: u64, move_ms: u64) -> u64
     for b in table.bytes().chain(ply.to_le_bytes()) {
         h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
     }
-    let delay = base * (75 + h % 51) / 100;
+    let delay = base.saturating_mul(75 + h % 51) / 100;
     if move_ms > 0 {
         delay.min(move_ms / 2)
     } else {

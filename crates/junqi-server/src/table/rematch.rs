@@ -32,11 +32,8 @@ struct Made {
 
 /// A seat's seat at the rematch: the colours swap.
 pub(super) fn rematch_seat(board: BoardKind, seat: Seat) -> Seat {
-    let n = board.seats() as Seat;
-    match board {
-        BoardKind::TwoPlayer => 1 - seat,
-        BoardKind::FourPlayer => (seat + 1) % n,
-    }
+    // Two seats: 0 and 1 swap; four: one seat on. Either way the next seat round the table.
+    (seat + 1) % board.seats() as Seat
 }
 
 impl Table {

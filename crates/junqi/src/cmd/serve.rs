@@ -43,7 +43,8 @@ pub struct Args {
     #[arg(long, default_value_t = junqi_server::Settings::default().bot_delay_ms)]
     pub bot_delay_ms: u64,
     /// Minutes a person may be away from a game against the computer (the game is paused
-    /// meanwhile) before it is lost; games between people keep the 60 s of RULES §10.
+    /// meanwhile) before it is lost (1 to 10080, a week); games between people keep the 60 s of
+    /// RULES §10.
     #[arg(long, default_value_t = junqi_server::Settings::default().computer_away_ms / 60_000)]
     pub computer_away_minutes: u64,
     /// Megabytes past which the SQLite write-ahead log is checkpointed and truncated.
@@ -76,7 +77,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         config.settings.max_open_tables_per_creator = args.max_open_tables.max(1);
         config.settings.table_idle_ms = args.table_idle_minutes.max(1) * 60_000;
         config.settings.bot_delay_ms = args.bot_delay_ms;
-        config.settings.computer_away_ms = args.computer_away_minutes.max(1) * 60_000;
+        config.settings.computer_away_ms =
+            args.computer_away_minutes.clamp(1, 7 * 24 * 60) * 60_000;
         config.settings.wal_limit_bytes = args.wal_limit_mb.max(1) * 1024 * 1024;
         let where_ = match &args.database {
             Some(_) => "PostgreSQL".to_string(),
