@@ -25,6 +25,7 @@ export class Social {
     this.chat.onFrame(f);
     this.rematch.onFrame(f);
     if (f.type === 'welcome' && typeof f.away_limit_ms === 'number') this.awayMs = f.away_limit_ms;
+    if (f.type === 'welcome') this.watchConnection();
     if (f.type === 'table' && typeof f.paused === 'boolean') {
       this.paused = f.paused;
       if (f.paused) this.pausedSeat = (f.table?.seats || []).findIndex((x) => x.kind === 'human' && x.connected === false);
@@ -37,11 +38,27 @@ export class Social {
     this.renderNotice();
   }
 
+  /**
+   * While this page's own connection is down in a game against the computer, the game is
+   * paused for it (the server cannot say so to a page it cannot reach): say so, and for how long.
+   */
+  watchConnection() {
+    const sock = this.table.sock;
+    if (!sock || this.watching) return;
+    this.watching = true;
+    const prev = sock.onState;
+    sock.onState = (st) => { prev(st); this.conn = st; this.renderNotice(); };
+  }
+
   renderNotice() {
-    const show = this.paused && this.table.s.status !== 'over';
+    const s = this.table.s;
+    const selfAway = this.conn === 'reconnecting' && s.status === 'playing' && s.seat !== null && (this.awayMs ?? 0) > 60000;
+    const show = (this.paused || selfAway) && s.status !== 'over';
     this.notice.hidden = !show;
     clear(this.notice);
-    if (show) {
+    if (show && selfAway) {
+      this.notice.append(h('div', { class: 'notice', id: 'paused-self' }, t('paused.self', { minutes: Math.round(this.awayMs / 60000) })));
+    } else if (show) {
       const minutes = Math.round((this.awayMs ?? 1800000) / 60000);
       const seat = this.pausedSeat >= 0 && this.pausedSeat !== null ? seatName(this.table.board, this.pausedSeat) : '';
       this.notice.append(h('div', { class: 'notice', id: 'paused-notice' }, t('paused.notice', { seat, minutes })));

@@ -167,6 +167,24 @@ for (const [label, size] of SIZES) {
   });
 }
 
+test('away from a game against the computer: a spectator sees 已暂停 until the player is back', async () => {
+  const p = await newPage(SIZES[0][1]);
+  const id = await create(p, server.url, '/api/play-computer', { board: 'two_player', move_seconds: 30 });
+  await helpers(p).deploy();
+  await p.waitForSelector('#status[data-status="playing"]', { timeout: 30000 });
+  const watcher = await newPage(SIZES[1][1]);
+  await watcher.goto(`${server.url}/#/table/${id}`);
+  await watcher.waitForSelector('#spectating');
+  assert.equal(await watcher.locator('#paused-notice').count(), 0);
+  // The player goes to the lobby (their page closes its connection): the game pauses.
+  await p.goto(`${server.url}/#/`);
+  await watcher.waitForSelector('#paused-notice');
+  assert.match(await watcher.locator('#paused-notice').textContent(), /对局已暂停.*30 分钟/);
+  await p.goto(`${server.url}/#/table/${id}`);
+  await watcher.waitForSelector('#paused', { state: 'hidden' });
+  assert.deepEqual(errors, []);
+});
+
 test('paced computer replies: the bot answers a delay after the person’s own move is shown', async () => {
   const paced = await startServer(['--bot-delay-ms', '1500']);
   try {
