@@ -426,3 +426,37 @@ async fn a_rematch_counts_against_the_open_table_limit() {
     let e = b.recv_type("error").await.unwrap();
     assert_eq!(e["code"], "setup.too_many_tables", "{e}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_paused_game_against_the_computer_stays_paused_across_a_restart() {
+    let ts = start().await;
+    let (id, mut c, token, sync) =
+        against_computer(&ts, json!({"board": "two_player", "move_seconds": 30})).await;
+    c.send(&json!({"type": "act", "action": first_legal(&sync)}))
+        .await
+        .unwrap();
+    c.recv_until(is_bot_move).await.unwrap();
+    c.recv_type("observation").await.unwrap();
+    ts.clock.advance(10_000);
+    // kill -9 while the person is away; a new server opens the same directory.
+    let clock = ts.clock.clone();
+    ts.server.abort();
+    let dir = ts.dir;
+    drop(c);
+    let cfg = config(None, dir.as_ref().unwrap().path().to_path_buf(), &clock);
+    let server = junqi_server::start(cfg).await.expect("restarts");
+    let ts = TestServer { server, clock, dir };
+    let mut watcher = join(&ts, &id, None, None).await;
+    let table = watcher.recv_type("table").await.unwrap();
+    assert_eq!(table["paused"], true, "{table}");
+    // Paused: twenty minutes pass without a timeout or a loss.
+    ts.clock.advance(20 * 60 * 1000);
+    quiet_for(&mut watcher, 500, |f| {
+        f["type"] == "events" || f["type"] == "game_over"
+    })
+    .await;
+    let mut back = join(&ts, &id, Some(&token), None).await;
+    let sync = back.recv_type("sync").await.unwrap();
+    assert_eq!(sync["clock"]["remaining_ms"], 20_000, "{sync}");
+    assert_eq!(sync["status"], "playing");
+}
