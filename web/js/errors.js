@@ -14,6 +14,10 @@ const CLIENT_ERRORS = {
 
 /** Args that are seat numbers. */
 const SEAT_ARGS = ['seat', 'to_move', 'flag_of'];
+/** Chat and rematch refusals (chat.too_long, chat.rate_limited, chat.off, chat.unknown_phrase,
+ * chat.empty, rematch.not_over, rematch.done, rematch.left) are words in i18n.js under err.*;
+ * a quick phrase named in args.phrase is shown in words too. */
+const PHRASE_ARGS = ['phrase'];
 /** Codes whose seat is not a seat of the board (a seat that does not exist). */
 const NO_SUCH_SEAT = /\.no_such(_first|_eliminated)?_seat$/;
 /** Codes whose `char` is invisible: shown by its code point only. */
@@ -58,6 +62,7 @@ function words(code, args, ctx) {
       if (k === 'hqs') out[k] = v.join(t('err.or'));
       else if (k === 'scripts') out[k] = v.map((s) => word('script.', s)).join(sep);
       else if (k === 'bots') out[k] = v.map((b) => word('bot.', b)).join(sep);
+      else if (k === 'phrases') out[k] = v.map((p) => word('chat.phrase.', p)).join(sep);
       else out[k] = v.join(', ');
     } else if (v && typeof v === 'object') {
       continue; // an outcome: the words do not show it
@@ -68,6 +73,7 @@ function words(code, args, ctx) {
     else if (k === 'mode') out[k] = word('mode.', v);
     else if (k === 'field') out[k] = word('field.', v);
     else if (k === 'why') out[k] = has(`why.${v}`) ? t(`why.${v}`, { at: args.at ?? '' }) : String(v);
+    else if (PHRASE_ARGS.includes(k)) out[k] = word('chat.phrase.', v);
     else out[k] = v;
   }
   if (typeof args.code_point === 'string') {

@@ -21,6 +21,7 @@ import { play as playSound, isMuted, setMuted } from './sound.js';
 import { getFlag, setFlag, getZoom, setZoom } from './prefs.js';
 import { Zoom, readableZoom, stepZoom } from './zoom.js';
 import { botDisplayName, leaveWarning } from './seats.js';
+import { Social } from './social.js'; // chat, rematch, pause notice (social.js)
 
 /**
  * The badge of a seat from what the server says it is (`kind`, `player.guest`), never from the
@@ -81,6 +82,7 @@ export class TableView {
     window.addEventListener('beforeunload', this.onUnload);
     this.onVisibility = () => { if (document.hidden) this.queue.fastForward(); };
     document.addEventListener('visibilitychange', this.onVisibility);
+    this.social = new Social(this); // social.js hook: chat box, rematch, pause notice
     // last_v 0: a game in progress or over is sent as its whole event history (so the log
     // and the last move are complete after a reload); otherwise the server sends a sync.
     this.sock = new TableSocket(tableId, {
@@ -169,6 +171,7 @@ export class TableView {
     this.renderAll();
     this.renderDeploy();
     this.renderLogAll();
+    this.social.relabel(); // social.js hook
   }
 
   // ---------------------------------------------------------------------------------------
@@ -193,6 +196,7 @@ export class TableView {
     const s = this.s;
     const live = !this.catchingUp && !ctx.fast && !document.hidden;
     let hold = 0;
+    this.social.onFrame(f); // social.js hook
     switch (f.type) {
       case 'welcome':
         s.seat = f.seat ?? null;
@@ -1067,6 +1071,7 @@ export class TableView {
         h('a', { href: `#/replay/${this.id}`, id: 'link-replay' }, h('button', { class: 'primary' }, t('btn.replay'))),
         h('a', { href: `/api/games/${this.id}/record`, download: `junqi-${this.id}.txt`, id: 'link-record' }, h('button', {}, t('btn.record'))),
         h('a', { href: '#/' }, h('button', {}, t('btn.lobby')))));
+      parts.push(...this.social.overControls()); // social.js hook: 再来一局, 换对手
     }
     el.hidden = parts.length === 0;
     el.append(...parts);

@@ -47,7 +47,7 @@ pub struct App {
     /// The live tables.
     pub registry: Arc<Registry>,
     /// Table creation per address.
-    pub(crate) limiter: Limiter,
+    pub(crate) limiter: Arc<Limiter>,
     env: TableEnv,
     next_conn: AtomicU64,
     pub(crate) accounts: Accounts,
@@ -82,18 +82,19 @@ impl App {
         let (tx, rx) = mpsc::unbounded_channel();
         tokio::spawn(rating_task(db.clone(), rx));
         let registry = Arc::new(Registry::default());
+        let limiter = Arc::new(Limiter::new(
+            settings.tables_per_minute_per_address,
+            std::time::Duration::from_secs(60),
+            100_000,
+        ));
         let env = TableEnv {
             db: db.clone(),
             clock: clock.clone(),
             settings: settings.clone(),
             registry: registry.clone(),
             ratings: tx,
+            limiter: limiter.clone(),
         };
-        let limiter = Limiter::new(
-            settings.tables_per_minute_per_address,
-            std::time::Duration::from_secs(60),
-            100_000,
-        );
         let accounts = Accounts::new(&settings.accounts);
         Arc::new(App {
             db,

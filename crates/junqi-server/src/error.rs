@@ -188,6 +188,34 @@ pub enum Refusal {
     BadSession,
     /// No player has this name (or id).
     NoPlayer,
+    /// A chat message longer than its limit (after hidden characters are removed).
+    ChatTooLong {
+        /// The most characters.
+        max: usize,
+    },
+    /// A chat message with nothing to show.
+    ChatEmpty,
+    /// Chat messages faster than a connection's allowance.
+    ChatRateLimited {
+        /// When to try again, in seconds.
+        retry_after: u64,
+    },
+    /// Chat is off at this table (a game against the computer).
+    ChatOff,
+    /// A quick phrase id the server does not have.
+    ChatUnknownPhrase {
+        /// The id asked for.
+        phrase: String,
+    },
+    /// A rematch asked for before the game is over.
+    RematchNotOver,
+    /// This table already had its rematch.
+    RematchDone,
+    /// A person of the game is no longer at the table.
+    RematchLeft {
+        /// Their seat.
+        seat: u8,
+    },
 }
 
 /// The fewest characters of a password.
@@ -284,6 +312,14 @@ impl Refusal {
             NoSession => "account.no_session",
             BadSession => "account.bad_session",
             NoPlayer => "player.not_found",
+            ChatTooLong { .. } => "chat.too_long",
+            ChatEmpty => "chat.empty",
+            ChatRateLimited { .. } => "chat.rate_limited",
+            ChatOff => "chat.off",
+            ChatUnknownPhrase { .. } => "chat.unknown_phrase",
+            RematchNotOver => "rematch.not_over",
+            RematchDone => "rematch.done",
+            RematchLeft { .. } => "rematch.left",
         }
     }
 
@@ -304,7 +340,14 @@ impl Refusal {
             }
             HashingBusy { retry_after } => json!({"retry_after": retry_after}),
             FrameTooLarge { limit } | BodyTooLarge { limit } => json!({"limit": limit}),
-            RateLimited { retry_after } => json!({"retry_after": retry_after}),
+            RateLimited { retry_after } | ChatRateLimited { retry_after } => {
+                json!({"retry_after": retry_after})
+            }
+            ChatTooLong { max } => json!({"max": max}),
+            ChatUnknownPhrase { phrase } => {
+                json!({"phrase": phrase, "phrases": crate::table::CHAT_PHRASES})
+            }
+            RematchLeft { seat } => json!({"seat": seat}),
             BadQuery {
                 param,
                 value,
@@ -332,13 +375,14 @@ impl Refusal {
         use Refusal::*;
         match self {
             NoTable | NoCode | NoGame | NoBoard { .. } | NoPlayer => StatusCode::NOT_FOUND,
-            RecordLater | HostOnly | Watching => StatusCode::FORBIDDEN,
+            RecordLater | HostOnly | Watching | ChatOff => StatusCode::FORBIDDEN,
             WrongPassword | NoSession | BadSession => StatusCode::UNAUTHORIZED,
             NameTaken { .. } => StatusCode::CONFLICT,
             BodyTooLarge { .. } | FrameTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
-            RateLimited { .. } | TooManyTables { .. } | Throttled { .. } => {
-                StatusCode::TOO_MANY_REQUESTS
-            }
+            RateLimited { .. }
+            | TooManyTables { .. }
+            | Throttled { .. }
+            | ChatRateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             Busy | HashingBusy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             StoreFailed | Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             _ => StatusCode::BAD_REQUEST,
@@ -350,7 +394,8 @@ impl Refusal {
         match self {
             Refusal::RateLimited { retry_after }
             | Refusal::Throttled { retry_after, .. }
-            | Refusal::HashingBusy { retry_after } => Some(*retry_after),
+            | Refusal::HashingBusy { retry_after }
+            | Refusal::ChatRateLimited { retry_after } => Some(*retry_after),
             _ => None,
         }
     }
@@ -479,6 +524,20 @@ impl fmt::Display for Refusal {
             NoSession => write!(f, "no session"),
             BadSession => write!(f, "no valid session"),
             NoPlayer => write!(f, "no such player"),
+            ChatTooLong { max } => write!(f, "a chat message has at most {max} characters"),
+            ChatEmpty => write!(f, "the chat message is empty"),
+            ChatRateLimited { retry_after } => write!(
+                f,
+                "you are chatting too fast; try again in {retry_after} seconds"
+            ),
+            ChatOff => write!(f, "chat is off at this table (a game against the computer)"),
+            ChatUnknownPhrase { phrase } => write!(f, "there is no quick phrase {phrase:?}"),
+            RematchNotOver => write!(f, "a rematch can be asked for once the game is over"),
+            RematchDone => write!(f, "this game already had its rematch"),
+            RematchLeft { seat } => write!(
+                f,
+                "the player at seat {seat} has left the table: no rematch"
+            ),
         }
     }
 }

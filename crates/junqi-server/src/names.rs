@@ -160,6 +160,20 @@ fn and_list(names: &[String]) -> String {
     }
 }
 
+/// A character that shows nothing or changes how the text around it shows: controls, format
+/// characters (bidi overrides and isolates, zero-width spaces and joiners), private-use,
+/// unassigned and surrogate code points. Names refuse them; chat removes them.
+pub fn is_hidden(c: char) -> bool {
+    matches!(
+        c.general_category(),
+        GeneralCategory::Control
+            | GeneralCategory::Format
+            | GeneralCategory::PrivateUse
+            | GeneralCategory::Unassigned
+            | GeneralCategory::Surrogate
+    )
+}
+
 /// NFKC without surrounding white space.
 pub fn normalise(name: &str) -> String {
     name.trim().nfkc().collect::<String>().trim().to_string()

@@ -76,6 +76,17 @@ pub enum ClientMsg {
     DeclineDraw {},
     /// Leave the game for good.
     Leave {},
+    /// A chat message: free `text`, or the id of a quick `phrase` (one of the two).
+    Chat {
+        /// Free text (at most 200 characters once hidden characters are removed).
+        #[serde(default)]
+        text: Option<String>,
+        /// A quick phrase id (`hello`, `good_move`, …).
+        #[serde(default)]
+        phrase: Option<String>,
+    },
+    /// After the game: ask for a rematch (same settings and players, colours swapped).
+    Rematch {},
     /// Ping (echoed).
     Ping {
         /// Any small value, echoed in the pong.
@@ -101,6 +112,11 @@ impl ClientMsg {
             ClientMsg::TakeSeat { name: Some(n), .. } => v.push(("name", n.as_str())),
             ClientMsg::Deploy { layout } => v.push(("layout", layout.as_str())),
             ClientMsg::Act { action } => v.push(("action", action.as_str())),
+            // A chat text is measured in characters by the table (200 Chinese characters are
+            // 600 bytes); the frame limit bounds it here.
+            ClientMsg::Chat {
+                phrase: Some(p), ..
+            } => v.push(("phrase", p.as_str())),
             _ => {}
         }
         v

@@ -35,6 +35,17 @@ pub struct Settings {
     pub idle_timeout_ms: u64,
     /// When the SQLite write-ahead log passes this many bytes it is checkpointed and truncated.
     pub wal_limit_bytes: u64,
+    /// The computer's reply is paced to about this long after the move it answers (varied by
+    /// ply from 3/4 to 5/4 of it, less the time the bot spent thinking), so that a person sees
+    /// the result of their own move before the answer. 0: at once (tests, load tests).
+    pub bot_delay_ms: u64,
+    /// A person away from a game against the computer (every other seat a bot) has this long to
+    /// come back; the game is paused meanwhile. Games between people keep RULES §10's 60 s.
+    pub computer_away_ms: u64,
+    /// Chat messages one connection may send per second (token bucket refill).
+    pub chat_per_sec: f64,
+    /// Chat token bucket size.
+    pub chat_burst: f64,
     /// Limits of the account endpoints (throttles, password hashing, session lifetime).
     pub accounts: crate::accounts::AccountSettings,
 }
@@ -57,6 +68,10 @@ impl Default for Settings {
             ping_interval_ms: 10_000,
             idle_timeout_ms: 25_000,
             wal_limit_bytes: 32 * 1024 * 1024,
+            bot_delay_ms: 800,
+            computer_away_ms: 30 * 60 * 1000,
+            chat_per_sec: 1.0,
+            chat_burst: 5.0,
             accounts: Default::default(),
         }
     }

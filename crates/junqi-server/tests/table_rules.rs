@@ -145,7 +145,7 @@ async fn leaving_has_a_return_window_and_reconnect_gets_what_was_missed() {
     let p = a.recv_type("presence").await.unwrap();
     assert_eq!(
         p,
-        json!({"type": "presence", "seat": 1, "connected": false, "return_ms": 60000})
+        json!({"type": "presence", "seat": 1, "connected": false, "return_ms": 60000, "paused": false})
     );
     let turn = a
         .log

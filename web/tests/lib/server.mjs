@@ -21,12 +21,15 @@ function freePort() {
   });
 }
 
+// Bots answer at once in tests unless a test asks for pacing (passes its own --bot-delay-ms).
 export async function startServer(extraArgs = []) {
   if (!existsSync(BIN)) throw new Error(`${BIN} not found: build it with cargo build -p junqi`);
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'junqi-data-'));
   const extra = (process.env.JUNQI_SERVE_ARGS || '').split(/\s+/).filter(Boolean);
-  const args = ['serve', '--addr', `127.0.0.1:${port}`, '--data-dir', dataDir, ...extra, ...extraArgs];
+  const paced = [...extra, ...extraArgs].includes('--bot-delay-ms');
+  const args = ['serve', '--addr', `127.0.0.1:${port}`, '--data-dir', dataDir,
+    ...(paced ? [] : ['--bot-delay-ms', '0']), ...extra, ...extraArgs];
   const proc = spawn(BIN, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' } });
   let output = '';
   proc.stdout.on('data', (d) => { output += d; });

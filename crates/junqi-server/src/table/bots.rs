@@ -3,9 +3,10 @@
 //! ([`super::Cmd::BotDone`]). Events that arrive while it thinks are kept and given to it when it
 //! is back, so its belief about hidden pieces always follows the whole game.
 
+use super::pacing::BotReply;
 use super::{Cmd, SeatKind, Status, Table};
 use junqi_ai::{Bot, Budget};
-use junqi_core::{event::Event, Entry, Game, Observer, Seat};
+use junqi_core::{event::Event, Game, Observer, Seat};
 use std::sync::Mutex;
 
 /// A bot owned by the table (a mutex only to make the table `Sync`; never contended).
@@ -82,11 +83,13 @@ impl Table {
         }
     }
 
-    /// If a bot is to move, let it think.
+    /// If a bot is to move, let it think (not while the game is paused, nor while its reply
+    /// waits for its pacing delay).
     pub(super) fn maybe_start_bot(&mut self) {
-        if self.status != Status::Playing {
+        if self.status != Status::Playing || self.paused() || self.bot_reply.is_some() {
             return;
         }
+        let due = self.reply_due();
         let Some(g) = &self.game else { return };
         let pos = g.position();
         if pos.is_over() {
@@ -109,17 +112,20 @@ impl Table {
                 bot,
                 action,
                 v,
+                due,
             });
         });
     }
 
-    /// A bot is back with its choice: play it if it is still that bot's turn at the same point.
+    /// A bot is back with its choice: play it (once its pacing delay has passed) if it is still
+    /// that bot's turn at the same point.
     pub(super) async fn bot_done(
         &mut self,
         seat: Seat,
         mut bot: Box<dyn Bot>,
         action: Result<junqi_core::Action, String>,
         v: u64,
+        due: u64,
     ) {
         let Some(slot) = self.bots[seat as usize].as_mut() else {
             return;
@@ -151,9 +157,13 @@ impl Table {
                 }
             };
             if let Some(action) = action {
-                if let Err(e) = self.commit(Entry::Action { seat, action }).await {
-                    tracing::warn!(table = %self.id, "bot action refused: {e}");
-                }
+                let reply = BotReply {
+                    seat,
+                    action,
+                    v,
+                    due,
+                };
+                self.play_or_park(reply).await;
                 return;
             }
         }

@@ -2,7 +2,7 @@
 //! connections joining and leaving. Every view of the game is the core's redaction for its
 //! observer.
 
-use super::{Conn, Out, SeatKind, Status, Table, RETURN_WINDOW_MS};
+use super::{Conn, Out, SeatKind, Status, Table};
 use crate::app::Player;
 use crate::error::{error_frame, Refusal};
 use axum::extract::ws::Utf8Bytes;
@@ -72,6 +72,7 @@ impl Table {
             .map(|d| json!({"by": d.by, "accepted": d.accepted}));
         json!({
             "type": "table", "table": self.summary_json(), "deployed": deployed, "draw_offer": draw,
+            "paused": self.paused(), "chat": self.chat_on(), "rematch": self.rematch_json(),
             "clock": {"move_seconds": self.config.move_ms / 1000, "deploy_seconds": self.config.deploy_ms / 1000,
                       "resign_after_seconds": self.config.resign_ms / 1000,
                       "started_ms": (self.play_started_ms > 0).then_some(self.play_started_ms)},
@@ -211,11 +212,7 @@ impl Table {
                 .as_ref()
                 .is_some_and(|g| !g.position().is_eliminated(seat));
             if !still_here && human && self.status == Status::Playing && in_game {
-                self.gone[seat as usize] = Some(self.now() + RETURN_WINDOW_MS);
-                let f = text(
-                    json!({"type": "presence", "seat": seat, "connected": false, "return_ms": RETURN_WINDOW_MS}),
-                );
-                self.broadcast(f);
+                self.mark_away(seat);
             }
         }
         self.note_presence();
@@ -258,30 +255,31 @@ impl Table {
             .map(crate::secret::hash_token)
             .and_then(|h| self.seats.iter().position(|s| s.claimed_by(&h)))
             .map(|s| s as Seat);
+        let chat = super::chat::ChatBucket::new(self.env.settings.chat_burst, self.now());
         self.conns.insert(
             conn,
             Conn {
                 tx,
                 seat,
                 player: player.clone(),
+                chat,
             },
         );
         if token.is_some() && seat.is_none() {
             self.error(conn, &Refusal::UnknownSeatToken, None);
         }
         if let Some(s) = seat {
-            if self.gone[s as usize].take().is_some() {
-                let f = text(json!({"type": "presence", "seat": s, "connected": true}));
-                self.broadcast(f);
-            }
+            self.mark_back(s, conn);
         }
         let seat_player = seat.and_then(|s| match &self.seats[s as usize].kind {
             SeatKind::Human { player } => Some(player.to_json()),
             _ => None,
         });
         self.note_presence();
+        // A seat learns how long it may be away, and whether chat is on.
         let welcome = json!({"type": "welcome", "table": self.id, "seat": seat, "token": seat.and(token),
-            "host": seat == Some(self.host_seat), "player": seat_player.or_else(|| player.map(|p| p.to_json()))});
+            "host": seat == Some(self.host_seat), "player": seat_player.or_else(|| player.map(|p| p.to_json())),
+            "away_limit_ms": seat.map(|_| self.away_limit_ms()), "chat": self.chat_on()});
         self.send_json(conn, welcome);
         self.refresh_summary();
         let f = self.table_frame();
@@ -310,6 +308,10 @@ impl Table {
             let f = text(self.game_over_frame());
             self.send(conn, f);
         }
+        if let Some(f) = self.chat_log.history_frame() {
+            self.send_json(conn, f);
+        }
+        self.resend_rematch_ready(conn);
         // Others see who is here.
         let others: Vec<u64> = self.conns.keys().copied().filter(|&c| c != conn).collect();
         let f = text(self.table_frame());

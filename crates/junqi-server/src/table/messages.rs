@@ -53,6 +53,8 @@ impl Table {
                 self.commit(Entry::Resign(seat)).await
             }
             ClientMsg::Leave {} => self.leave(conn).await,
+            ClientMsg::Chat { text, phrase } => self.chat(conn, text, phrase),
+            ClientMsg::Rematch {} => self.ask_rematch(conn).await,
             ClientMsg::OfferDraw {} => self.offer_draw(conn).await,
             ClientMsg::AcceptDraw {} => self.accept_draw(conn).await,
             ClientMsg::DeclineDraw {} => {
@@ -69,7 +71,7 @@ impl Table {
         }
     }
 
-    fn seat_of(&self, conn: u64) -> Option<Seat> {
+    pub(super) fn seat_of(&self, conn: u64) -> Option<Seat> {
         self.conns.get(&conn).and_then(|c| c.seat)
     }
 
@@ -152,7 +154,8 @@ impl Table {
         self.send_json(
             conn,
             json!({"type": "welcome", "table": self.id, "seat": seat, "token": token,
-                   "host": seat == self.host_seat, "player": player.to_json()}),
+                   "host": seat == self.host_seat, "player": player.to_json(),
+                   "away_limit_ms": self.away_limit_ms(), "chat": self.chat_on()}),
         );
         self.broadcast_table();
         Ok(())

@@ -12,17 +12,26 @@
 //! - `bots`: the bots seated at the table;
 //! - `messages`: what each client message does;
 //! - `persist`: the table's clocks and draw offer as stored;
-//! - `resume`: rebuilding a table from the database.
+//! - `resume`: rebuilding a table from the database;
+//! - `pacing`: the computer's replies shown after a short, natural delay;
+//! - `away`: a person away from a game against the computer pauses it;
+//! - `chat`: chat and quick phrases at the table;
+//! - `rematch`: 再来一局, a new table with the same settings and players, colours swapped.
 
+mod away;
 mod bots;
+mod chat;
 mod config;
 mod frames;
 mod messages;
+mod pacing;
 mod persist;
 mod play;
+mod rematch;
 mod resume;
 mod seats;
 
+pub use chat::{MAX_CHARS as CHAT_MAX_CHARS, PHRASES as CHAT_PHRASES};
 pub use config::{
     Status, TableConfig, DEFAULT_DEPLOY_MS, DEFAULT_MOVE_MS, RESIGN_WINDOW_MS, RETURN_WINDOW_MS,
 };
@@ -61,6 +70,8 @@ pub(crate) struct TableEnv {
     pub settings: Settings,
     pub registry: Arc<Registry>,
     pub ratings: mpsc::UnboundedSender<RatingJob>,
+    /// Table creation per address (a rematch counts as a creation).
+    pub limiter: Arc<crate::limits::Limiter>,
 }
 
 impl TableEnv {
@@ -95,6 +106,8 @@ pub(crate) enum Cmd {
         bot: Box<dyn Bot>,
         action: Result<junqi_core::Action, String>,
         v: u64,
+        /// When the reply may be shown at the earliest (the pacing delay).
+        due: u64,
     },
 }
 
@@ -124,6 +137,8 @@ struct Conn {
     tx: Out,
     seat: Option<Seat>,
     player: Option<Player>,
+    /// This connection's chat allowance.
+    chat: chat::ChatBucket,
 }
 
 pub(crate) struct Table {
@@ -155,6 +170,14 @@ pub(crate) struct Table {
     finished_recorded: bool,
     /// The table was closed unplayed (expired): the actor ends.
     closed: bool,
+    /// A bot's chosen action waiting for its pacing delay (or for the game to resume).
+    bot_reply: Option<pacing::BotReply>,
+    /// While a game against the computer is paused: the move clock's remaining time.
+    paused_turn_ms: Option<u64>,
+    /// The last chat messages (frames), sent to a joining connection.
+    chat_log: chat::ChatLog,
+    /// Who has asked for a rematch, and the rematch table once made.
+    rematch: rematch::Rematch,
 }
 
 impl Table {
@@ -195,6 +218,10 @@ impl Table {
             rx: Some(rx),
             finished_recorded: false,
             closed: false,
+            bot_reply: None,
+            paused_turn_ms: None,
+            chat_log: Default::default(),
+            rematch: Default::default(),
         }
     }
 
@@ -229,6 +256,30 @@ impl Table {
                 seats: n,
             });
         }
+        let mut kinds = vec![SeatKind::Empty; n];
+        for (seat, bot) in &spec.bots {
+            if (*seat as usize) < n && *seat != spec.seat {
+                kinds[*seat as usize] = SeatKind::Bot { bot: bot.clone() };
+            }
+        }
+        kinds[spec.seat as usize] = SeatKind::Human { player: creator };
+        let (handle, summary, mut tokens) =
+            Table::create_seated(env, spec.config, spec.seat, kinds, spec.start, creator_key)
+                .await?;
+        let token = tokens[spec.seat as usize].take().unwrap_or_default();
+        Ok((handle, summary, token))
+    }
+
+    /// Create a table (persisted) with these seats (each person gets a fresh seat token), and
+    /// start it if asked. Returns the handle, the summary and the seat tokens by seat.
+    pub(super) async fn create_seated(
+        env: TableEnv,
+        config: TableConfig,
+        host_seat: Seat,
+        kinds: Vec<SeatKind>,
+        start: bool,
+        creator_key: String,
+    ) -> Result<(TableHandle, Value, Vec<Option<String>>), Refusal> {
         let now = env.now();
         let mut last_err = String::new();
         for _ in 0..5 {
@@ -237,15 +288,19 @@ impl Table {
                 crate::app::new_table_id(),
                 crate::app::new_code(),
                 creator_key.clone(),
-                spec.config.clone(),
-                spec.seat,
+                config.clone(),
+                host_seat,
                 now,
             );
-            let token = random_token(16);
-            t.seats[spec.seat as usize] = SeatState::human(creator.clone(), &token);
-            for (seat, bot) in &spec.bots {
-                if (*seat as usize) < n && *seat != spec.seat {
-                    t.seats[*seat as usize].kind = SeatKind::Bot { bot: bot.clone() };
+            let mut tokens = vec![None; kinds.len()];
+            for (s, kind) in kinds.iter().enumerate().take(t.seats.len()) {
+                match kind {
+                    SeatKind::Human { player } => {
+                        let token = random_token(16);
+                        t.seats[s] = SeatState::human(player.clone(), &token);
+                        tokens[s] = Some(token);
+                    }
+                    other => t.seats[s].kind = other.clone(),
                 }
             }
             let insert = store::insert_table(
@@ -263,13 +318,13 @@ impl Table {
                 last_err = e;
                 continue;
             }
-            if spec.start {
+            if start {
                 t.start().await?;
             }
             t.refresh_summary();
             let summary = t.summary_json();
             let handle = t.spawn();
-            return Ok((handle, summary, token));
+            return Ok((handle, summary, tokens));
         }
         Err(Refusal::Internal(format!(
             "could not create the table: {last_err}"
@@ -331,7 +386,8 @@ impl Table {
                 bot,
                 action,
                 v,
-            } => self.bot_done(seat, bot, action, v).await,
+                due,
+            } => self.bot_done(seat, bot, action, v, due).await,
             Cmd::Msg { conn, msg, id } => {
                 if !self.conns.contains_key(&conn) {
                     return;

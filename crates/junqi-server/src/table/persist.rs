@@ -28,6 +28,9 @@ pub(crate) struct TableState {
     /// A pending draw offer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub draw: Option<DrawOffer>,
+    /// After the game: the id of its rematch table (a table has one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rematch_table: Option<String>,
 }
 
 /// After a restart a clock that ran out while the server was down gets this much (at most its
@@ -57,6 +60,7 @@ impl Table {
             deploy_deadline_ms: self.deploy_deadline,
             turn_deadline_ms: self.turn_deadline,
             draw: self.draw.clone(),
+            rematch_table: self.rematch_table(),
         }
     }
 
@@ -87,6 +91,7 @@ mod tests {
                 by: 1,
                 accepted: BTreeSet::from([1]),
             }),
+            rematch_table: None,
         };
         let text = serde_json::to_string(&s).unwrap();
         assert_eq!(TableState::parse(Some(&text)), s);

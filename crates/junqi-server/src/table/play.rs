@@ -3,7 +3,7 @@
 //! at before play begins is closed when its idle countdown runs out.
 
 use super::frames::text;
-use super::{SeatKind, SeatState, Status, Table, RETURN_WINDOW_MS};
+use super::{SeatKind, SeatState, Status, Table};
 use crate::db::Stmt;
 use crate::error::Refusal;
 use crate::rating::RatingJob;
@@ -50,6 +50,7 @@ impl Table {
             }
             Status::Playing => {
                 consider(self.turn_deadline);
+                consider(self.reply_deadline());
                 for g in &self.gone {
                     consider(*g);
                 }
@@ -88,6 +89,12 @@ impl Table {
                         if self.status != Status::Playing {
                             return;
                         }
+                    }
+                }
+                if self.bot_reply.as_ref().is_some_and(|r| r.due <= now) {
+                    self.on_reply_due().await;
+                    if self.status != Status::Playing {
+                        return;
                     }
                 }
                 if self.turn_deadline.is_some_and(|d| d <= now) {
@@ -203,7 +210,7 @@ impl Table {
         }
         for s in 0..self.seats.len() {
             if self.seats[s].is_human() && !self.conns.values().any(|c| c.seat == Some(s as Seat)) {
-                self.gone[s] = Some(now + RETURN_WINDOW_MS);
+                self.mark_away(s as Seat);
             }
         }
         self.bots_observe(&[]);
@@ -275,6 +282,8 @@ impl Table {
             .iter()
             .map(|e| junqi_core::json::event_to_json(topo, e))
             .collect();
+        // Any stored entry answers the position a parked bot reply was chosen for.
+        self.bot_reply = None;
         let frame = text(
             json!({"type": "events", "v": v, "entry": entry_text, "events": topo_events,
             "to_move": to_move, "outcome": outcome_to_json(outcome)}),

@@ -6,7 +6,7 @@
 use super::bots::observe_all;
 use super::frames::text;
 use super::persist::{resumed_deadline, TableState};
-use super::{SeatState, Status, Table, TableConfig, TableEnv, TableHandle, RETURN_WINDOW_MS};
+use super::{SeatState, Status, Table, TableConfig, TableEnv, TableHandle};
 use crate::store::{self, StoredTable};
 use junqi_core::json::outcome_to_json;
 use junqi_core::{Entry, Game, Record, Seat};
@@ -75,6 +75,7 @@ async fn load(env: &TableEnv, row: StoredTable) -> Option<TableHandle> {
             if let Some(o) = over {
                 t.status = Status::Over;
                 t.finished_recorded = true;
+                t.set_rematch_table(state.rematch_table.clone());
                 if row.status != "over" {
                     let stmts = t.finish_stmts(o, now);
                     let _ = env.db.write(stmts).await;
@@ -85,11 +86,14 @@ async fn load(env: &TableEnv, row: StoredTable) -> Option<TableHandle> {
                 t.status = Status::Playing;
                 t.turn_deadline = resumed_deadline(state.turn_deadline_ms, t.config.move_ms, now);
                 t.draw = state.draw;
+                let away = t.away_limit_ms();
                 for s in 0..t.seats.len() {
                     if t.seats[s].is_human() {
-                        t.gone[s] = Some(now + RETURN_WINDOW_MS);
+                        t.gone[s] = Some(now + away);
                     }
                 }
+                // A game against the computer waits, its clock stopped, for its person.
+                t.note_pause();
             }
         }
     }
@@ -207,6 +211,11 @@ mod tests {
             settings: Default::default(),
             registry: Default::default(),
             ratings: tx,
+            limiter: Arc::new(crate::limits::Limiter::new(
+                20,
+                std::time::Duration::from_secs(60),
+                10,
+            )),
         };
         // A real game: 30 random plies, as stored entries.
         let rules =

@@ -46,6 +46,8 @@ pub fn config(
     config.clock = Arc::new(clock.clone());
     config.settings.rate_per_sec = 1000.0;
     config.settings.rate_burst = 1000.0;
+    // Bots answer at once unless a test asks for pacing.
+    config.settings.bot_delay_ms = 0;
     config
 }
 
@@ -70,6 +72,7 @@ pub async fn start_at(
     config.clock = Arc::new(clock.clone());
     config.settings.rate_per_sec = 1000.0;
     config.settings.rate_burst = 1000.0;
+    config.settings.bot_delay_ms = 0;
     let server = junqi_server::start(config).await.expect("server starts");
     TestServer { server, clock, dir }
 }

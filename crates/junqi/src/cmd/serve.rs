@@ -42,6 +42,16 @@ pub struct Args {
     /// Minutes before a table nobody plays at (no seated person connected before play) closes.
     #[arg(long, default_value_t = junqi_server::Settings::default().table_idle_ms / 60_000)]
     pub table_idle_minutes: u64,
+    /// About how long the computer waits before its reply shows, in milliseconds (varied by
+    /// ply from 3/4 to 5/4 of it, less its thinking time), so that a person sees the result of
+    /// their own move first. 0: at once (tests, load tests).
+    #[arg(long, default_value_t = junqi_server::Settings::default().bot_delay_ms)]
+    pub bot_delay_ms: u64,
+    /// Minutes a person may be away from a game against the computer (the game is paused
+    /// meanwhile) before it is lost (1 to 10080, a week); games between people keep the 60 s of
+    /// RULES §10.
+    #[arg(long, default_value_t = junqi_server::Settings::default().computer_away_ms / 60_000)]
+    pub computer_away_minutes: u64,
     /// Megabytes past which the SQLite write-ahead log is checkpointed and truncated.
     #[arg(long, default_value_t = junqi_server::Settings::default().wal_limit_bytes / (1024 * 1024))]
     pub wal_limit_mb: u64,
@@ -72,6 +82,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         config.settings.trusted_proxies = args.trusted_proxies.clone();
         config.settings.max_open_tables_per_creator = args.max_open_tables.max(1);
         config.settings.table_idle_ms = args.table_idle_minutes.max(1) * 60_000;
+        config.settings.bot_delay_ms = args.bot_delay_ms;
+        config.settings.computer_away_ms =
+            args.computer_away_minutes.clamp(1, 7 * 24 * 60) * 60_000;
         config.settings.wal_limit_bytes = args.wal_limit_mb.max(1) * 1024 * 1024;
         let where_ = match &args.database {
             Some(_) => "PostgreSQL".to_string(),
