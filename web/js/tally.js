@@ -5,26 +5,11 @@
 // (the marshal whose loss reveals the flag, a captured flag) and pieces whose role an attack's
 // result tells once the other side of the attack is known (RULES §5: an engineer that takes a
 // square held a landmine, a piece that takes a landmine is an engineer, …). Pure: tested in node.
-import { ROLES, COUNTS, rank } from './roles.js';
-import { topology, isLocalCamp } from './board.js';
+import { ROLES, COUNTS } from './roles.js';
+import { combat } from './combat.js';
 
-/**
- * The result of `a` attacking `d` (RULES §5), with the rule options that change it:
- * `landmine` ('attacker_dies' default, or 'both_die') and `engineer_scout`.
- */
-export function combat(a, d, options = {}) {
-  if (d === 'flag') return 'flag_captured';
-  if (a === 'bomb' || d === 'bomb') return 'both_removed';
-  if (d === 'landmine') {
-    if (a === 'engineer') return 'attacker_wins';
-    return options.landmine === 'both_die' ? 'both_removed' : 'defender_wins';
-  }
-  if (options.engineer_scout && a === 'engineer') return 'defender_wins';
-  const ra = rank(a);
-  const rd = rank(d);
-  if (ra === rd) return 'both_removed';
-  return ra > rd ? 'attacker_wins' : 'defender_wins';
-}
+export { combat };
+import { topology, isLocalCamp } from './board.js';
 
 /**
  * The roles the unknown side of an attack may have had: `known` is the other side's role,
