@@ -15,6 +15,8 @@ mod history;
 mod marks;
 mod record_file;
 mod refusal;
+#[cfg(test)]
+mod testing;
 mod words;
 
 use super::arena::bot_factory;

@@ -128,34 +128,8 @@ impl FallenList {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use junqi_core::{Action, BoardKind, Mode, Observer, PlacedPiece, Rules, Setup, Square};
-
-    fn position(pieces: &[(&str, u8, Role)]) -> Position {
-        let rules = Rules::defaults(BoardKind::TwoPlayer, Mode::Dark).unwrap();
-        let topo = junqi_core::Topology::get(rules.board, rules.middle_rail());
-        let pieces = pieces
-            .iter()
-            .map(|&(at, seat, role)| PlacedPiece {
-                at: topo.parse_square(at).unwrap(),
-                seat,
-                role,
-                face_down: false,
-                carrying_flag_of: None,
-            })
-            .collect();
-        Position::from_setup(&Setup {
-            rules,
-            to_move: 0,
-            pieces,
-            flip_colours: None,
-            plies: 0,
-            quiet_plies: 0,
-            skips: vec![0, 0],
-            eliminated: Vec::new(),
-            captured_flags: Vec::new(),
-        })
-        .unwrap()
-    }
+    use crate::cmd::play::testing::position;
+    use junqi_core::{Action, Observer, Square};
 
     fn step(p: &mut Position, list: &mut FallenList, from: &str, to: &str) {
         let t = p.topology();
