@@ -4,7 +4,7 @@
 // leaderboard (#/leaderboard/BOARD/MODE), the rules and help page (#/help, #/help/SECTION), the
 // account page (#/account) and a board preview that needs no server (#/demo/two_player,
 // #/demo/four_player).
-import { h, clear } from './ui.js';
+import { h, clear, seededRng } from './ui.js';
 import { t, getLang, setLang } from './i18n.js';
 import { api, ensureSession, saveSeatToken, logout, ApiError, setSession } from './api.js';
 import { PlayerView } from './player.js';
@@ -84,15 +84,6 @@ langBtn.addEventListener('click', () => {
   else route();
 });
 
-function seedRng(seed) {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13; x >>>= 0;
-    x ^= x >> 17;
-    x ^= x << 5; x >>>= 0;
-    return x / 4294967296;
-  };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Board preview without a server
@@ -107,7 +98,7 @@ class Demo {
   relabel() { this.build(); }
   build() {
     const topo = topology(this.board);
-    const rng = seedRng(42);
+    const rng = seededRng(42);
     const pieces = [];
     for (let seat = 0; seat < topo.seats; seat++) {
       const cells = randomCells(rng);

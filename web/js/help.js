@@ -3,7 +3,7 @@
 // both boards drawn by the game's own renderer, the modes, the house rules of the create form,
 // the table rules and the ranks (军衔). Also the explanations the create form shows on its
 // house-rule names (ruleTip), each linking to its section here.
-import { h, clear } from './ui.js';
+import { h, clear, seededRng } from './ui.js';
 import { t, getLang } from './i18n.js';
 import { ROLES, COUNTS, rank, roleName } from './roles.js';
 import { combat, ATTACKERS } from './combat.js';
@@ -94,21 +94,11 @@ export function ruleTip(name) {
   return tip;
 }
 
-/** A fixed pseudo-random sequence, so the pictures are the same on every visit. */
-function seeded(seed) {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13; x >>>= 0;
-    x ^= x >> 17;
-    x ^= x << 5; x >>>= 0;
-    return x / 4294967296;
-  };
-}
 
 /** A board with a legal random layout for every seat; seat 0's pieces shown, the others hidden. */
 export function drawSampleBoard(container, board) {
   const topo = topology(board);
-  const rng = seeded(42);
+  const rng = seededRng(42);
   const pieces = [];
   for (let seat = 0; seat < topo.seats; seat++) {
     const cells = randomCells(rng);

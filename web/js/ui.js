@@ -28,3 +28,17 @@ export function fmtClock(ms) {
   const m = Math.floor(s / 60);
   return `${m}:${String(s % 60).padStart(2, '0')}`;
 }
+
+/**
+ * A fixed pseudo-random sequence in [0, 1) (xorshift32) from `seed`: the same pictures and
+ * sample layouts on every visit.
+ */
+export function seededRng(seed) {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13; x >>>= 0;
+    x ^= x >> 17;
+    x ^= x << 5; x >>>= 0;
+    return x / 4294967296;
+  };
+}

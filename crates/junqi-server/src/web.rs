@@ -19,11 +19,18 @@ struct ClientFile {
     mime: String,
 }
 
-/// The client's file at `path`: from the directory `JUNQI_WEB_DIR` names when it is set (so a
-/// client developer edits and reloads without rebuilding the server), else from the binary.
-/// Only plain relative paths are looked up: `..`, absolute and odd components find nothing.
-async fn client_file(path: &str) -> Option<ClientFile> {
-    if let Some(dir) = std::env::var_os("JUNQI_WEB_DIR") {
+/// The directory `JUNQI_WEB_DIR` names, read once (so a client developer edits and reloads
+/// without rebuilding the server); `None`: the client embedded in the binary.
+fn web_dir() -> Option<&'static std::path::Path> {
+    static DIR: std::sync::OnceLock<Option<std::path::PathBuf>> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| std::env::var_os("JUNQI_WEB_DIR").map(Into::into))
+        .as_deref()
+}
+
+/// The client's file at `path`: from `dir` when given, else from the binary. Only plain
+/// relative paths are looked up: `..`, absolute and odd components find nothing.
+async fn client_file(dir: Option<&std::path::Path>, path: &str) -> Option<ClientFile> {
+    if let Some(dir) = dir {
         let rel = std::path::Path::new(path);
         let plain = rel
             .components()
@@ -31,7 +38,7 @@ async fn client_file(path: &str) -> Option<ClientFile> {
         if !plain || path.starts_with("tests/") || path.starts_with("node_modules/") {
             return None;
         }
-        let full = std::path::Path::new(&dir).join(rel);
+        let full = dir.join(rel);
         let data = tokio::fs::read(&full).await.ok()?;
         let mime = mime_guess::from_path(&full)
             .first_or_octet_stream()
@@ -46,14 +53,19 @@ async fn client_file(path: &str) -> Option<ClientFile> {
 
 /// Serve a client file; unknown paths without an extension get `index.html` (client routes).
 pub(crate) async fn static_file(uri: Uri) -> Response {
-    let path = uri.path().trim_start_matches('/');
+    respond(web_dir(), uri.path()).await
+}
+
+/// The answer to a request for `path` with the client in `dir` (or the binary).
+async fn respond(dir: Option<&std::path::Path>, path: &str) -> Response {
+    let path = path.trim_start_matches('/');
     let path = if path.is_empty() { "index.html" } else { path };
-    if let Some(f) = client_file(path).await {
+    if let Some(f) = client_file(dir, path).await {
         return ([(header::CONTENT_TYPE, f.mime)], f.data).into_response();
     }
     let is_route = !path.rsplit('/').next().unwrap_or("").contains('.');
     if is_route && !path.starts_with("api/") {
-        return match client_file("index.html").await {
+        return match client_file(dir, "index.html").await {
             Some(f) => (
                 [(header::CONTENT_TYPE, "text/html; charset=utf-8".to_string())],
                 f.data,
@@ -73,8 +85,7 @@ pub(crate) async fn static_file(uri: Uri) -> Response {
 mod tests {
     use super::*;
 
-    /// `JUNQI_WEB_DIR` serves the directory's files and nothing outside it. (The only test of
-    /// this binary that sets the variable, so no other test sees it change.)
+    /// A web directory (`JUNQI_WEB_DIR`) serves its files and nothing outside it.
     #[tokio::test]
     async fn web_dir_serves_its_files_and_nothing_outside() {
         let root = tempfile::tempdir().unwrap();
@@ -83,17 +94,16 @@ mod tests {
         std::fs::write(web.join("index.html"), "<p>dev</p>").unwrap();
         std::fs::write(web.join("js/a.js"), "export const a = 1;").unwrap();
         std::fs::write(root.path().join("secret.txt"), "no").unwrap();
-        std::env::set_var("JUNQI_WEB_DIR", &web);
-        let js = client_file("js/a.js")
+        let dir = Some(web.as_path());
+        let js = client_file(dir, "js/a.js")
             .await
             .expect("a file of the directory");
         assert_eq!(js.data, b"export const a = 1;");
         assert!(js.mime.contains("javascript"), "{}", js.mime);
-        assert!(client_file("../secret.txt").await.is_none());
-        assert!(client_file("js/../../secret.txt").await.is_none());
-        assert!(client_file("/etc/passwd").await.is_none());
-        let page = static_file("/some/route".parse().unwrap()).await;
+        assert!(client_file(dir, "../secret.txt").await.is_none());
+        assert!(client_file(dir, "js/../../secret.txt").await.is_none());
+        assert!(client_file(dir, "/etc/passwd").await.is_none());
+        let page = respond(dir, "/some/route").await;
         assert_eq!(page.status(), StatusCode::OK);
-        std::env::remove_var("JUNQI_WEB_DIR");
     }
 }

@@ -24,13 +24,7 @@ async fn malformed_and_hostile_frames_change_nothing() {
     nowhere.send(&json!({"type": "hello"})).await.unwrap();
     assert_eq!(nowhere.recv().await.unwrap()["reason"], "no such table");
     let mut c = join(&ts, &id, created["token"].as_str(), None).await;
-    c.send(&json!({"type": "deploy", "layout": layout(1)}))
-        .await
-        .unwrap();
-    let sync = c
-        .recv_until(|f| f["type"] == "sync" && f["status"] == "playing")
-        .await
-        .unwrap();
+    let sync = deploy_and_play(&mut c, 1).await;
     let bad: Vec<String> = vec![
         "".into(),
         "null".into(),

@@ -32,13 +32,7 @@ async fn against_computer(ts: &TestServer, body: Value) -> (String, WsClient, St
     let id = created["table"]["id"].as_str().unwrap().to_string();
     let token = created["token"].as_str().unwrap().to_string();
     let mut c = join(ts, &id, Some(&token), None).await;
-    c.send(&json!({"type": "deploy", "layout": layout(4)}))
-        .await
-        .unwrap();
-    let sync = c
-        .recv_until(|f| f["type"] == "sync" && f["status"] == "playing")
-        .await
-        .unwrap();
+    let sync = deploy_and_play(&mut c, 4).await;
     (id, c, token, sync)
 }
 
@@ -342,16 +336,8 @@ async fn a_rematch_between_people_swaps_colours_once() {
     assert_eq!(t["table"]["board"], "two_player");
     let mut b2 = join(&ts, new_id, rb["token"].as_str(), None).await;
     assert_eq!(b2.log[0]["seat"], 0);
-    a2.send(&json!({"type": "deploy", "layout": layout(7)}))
-        .await
-        .unwrap();
-    b2.send(&json!({"type": "deploy", "layout": layout(8)}))
-        .await
-        .unwrap();
-    let s = b2
-        .recv_until(|f| f["type"] == "sync" && f["status"] == "playing")
-        .await
-        .unwrap();
+    deploy(&mut a2, 7).await;
+    let s = deploy_and_play(&mut b2, 8).await;
     // Seat 0 moves first: Bob this time.
     assert_eq!(s["clock"]["to_move"], 0);
     // Someone reconnecting to the old table is told where the rematch is.

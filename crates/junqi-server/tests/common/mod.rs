@@ -226,19 +226,32 @@ pub async fn two_people(
     a.recv_until(|f| f["type"] == "sync" && f["status"] == "deploying")
         .await
         .unwrap();
-    a.send(&json!({"type": "deploy", "layout": layout(1)}))
-        .await
-        .unwrap();
-    b.send(&json!({"type": "deploy", "layout": layout(2)}))
-        .await
-        .unwrap();
-    a.recv_until(|f| f["type"] == "sync" && f["status"] == "playing")
-        .await
-        .unwrap();
-    b.recv_until(|f| f["type"] == "sync" && f["status"] == "playing")
-        .await
-        .unwrap();
+    deploy(&mut a, 1).await;
+    deploy(&mut b, 2).await;
+    until_playing(&mut a).await;
+    until_playing(&mut b).await;
     (id, a, b, t0, t1)
+}
+
+/// Send the layout [`layout`]`(seed)` as this seat's deployment.
+pub async fn deploy(c: &mut WsClient, seed: u64) {
+    c.send(&json!({"type": "deploy", "layout": layout(seed)}))
+        .await
+        .unwrap();
+}
+
+/// The sync frame that says the game is playing.
+pub async fn until_playing(c: &mut WsClient) -> Value {
+    c.recv_until(|f| f["type"] == "sync" && f["status"] == "playing")
+        .await
+        .unwrap()
+}
+
+/// Deploy [`layout`]`(seed)` and wait for play (a seat whose others are bots, or the last to
+/// deploy): the playing sync frame.
+pub async fn deploy_and_play(c: &mut WsClient, seed: u64) -> Value {
+    deploy(c, seed).await;
+    until_playing(c).await
 }
 
 /// The first legal action of an observation or sync frame.
