@@ -55,11 +55,12 @@ pub fn play_game_watched(
         );
     }
     let forfeit = |pos: &mut Position, seat: Seat, why: String| -> GameResult {
-        // A failing bot loses: it resigns (four-player: its whole side is out).
+        // A failing bot loses: it resigns, and so do its teammates (its whole team is out).
         let mut ev = Vec::new();
-        let _ = pos.resign(seat, &mut ev);
-        if rules.board == BoardKind::FourPlayer && !pos.is_over() {
-            let _ = pos.resign(junqi_core::types::partner(seat), &mut ev);
+        for s in rules.teams().mates(seat).iter() {
+            if !pos.is_over() && !pos.is_eliminated(s) {
+                let _ = pos.resign(s, &mut ev);
+            }
         }
         GameResult {
             outcome: pos.outcome().unwrap_or(Outcome::Aborted),
@@ -241,7 +242,7 @@ pub fn first_bot_score(outcome: &Outcome, index: u64) -> f64 {
     let first_team = index % 2;
     match outcome {
         Outcome::Win { winners, .. } => {
-            if winners >> first_team & 1 != 0 {
+            if winners.contains(first_team as Seat) {
                 1.0
             } else {
                 0.0
@@ -498,7 +499,7 @@ pub fn reason_label(r: EliminationReason) -> &'static str {
 mod tests {
     use super::*;
     use crate::bot::RandomBot;
-    use junqi_core::Mode;
+    use junqi_core::{Mode, SeatSet};
 
     #[test]
     fn wilson_and_elo() {
@@ -528,12 +529,12 @@ mod tests {
             reason: EliminationReason::FlagCaptured,
         };
         let odd = match_seats(BoardKind::FourPlayer, 1);
-        assert_eq!(match_winner(&win(0b1010), &odd), Some(0));
-        assert_eq!(match_winner(&win(0b0101), &odd), Some(1));
+        assert_eq!(match_winner(&win(SeatSet(0b1010)), &odd), Some(0));
+        assert_eq!(match_winner(&win(SeatSet(0b0101)), &odd), Some(1));
         assert_eq!(match_winner(&Outcome::Aborted, &odd), None);
         for index in 0..4 {
             let seats = match_seats(BoardKind::TwoPlayer, index);
-            for (o, score) in [(win(0b01), 1.0), (win(0b10), 0.0)] {
+            for (o, score) in [(win(SeatSet(0b01)), 1.0), (win(SeatSet(0b10)), 0.0)] {
                 let first_won = seats[0] == [0];
                 let expect = if first_won { score } else { 1.0 - score };
                 assert_eq!(first_bot_score(&o, index), expect);

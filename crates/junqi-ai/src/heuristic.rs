@@ -360,7 +360,7 @@ pub(crate) fn score_actions(
         None => Vec::new(),
     };
     // Enemy pieces that can be attacked (not in camps), for approaching them.
-    let targets: Vec<(u8, u8)> = obs
+    let targets: Vec<Square> = obs
         .pieces
         .iter()
         .filter(|p| {
@@ -368,13 +368,12 @@ pub(crate) fn score_actions(
                 && p.seat.is_some_and(|o| is_enemy(obs, seat, o))
                 && topo.kind(p.at) != SquareKind::Camp
         })
-        .map(|p| topo.coords(p.at))
+        .map(|p| p.at)
         .collect();
     let nearest = |sq: Square| -> f64 {
-        let (x, y) = topo.coords(sq);
         targets
             .iter()
-            .map(|&(a, b)| (x as i32 - a as i32).abs() + (y as i32 - b as i32).abs())
+            .map(|&t| topo.distance(sq, t))
             .min()
             .unwrap_or(0) as f64
     };

@@ -21,10 +21,10 @@
 use crate::belief::Belief;
 use crate::bot::{Bot, BotError, Budget};
 use crate::deploygen::layout_for_bot;
+use crate::eval::team_of;
 use crate::eval::{evaluate, threatens_flag, value, WIN};
 use crate::heuristic::score_actions;
 use junqi_core::combat::resolve;
-use junqi_core::types::team_of;
 use junqi_core::{Action, AttackResult, Deployment, Event, Observation, Position, Rules, Seat};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -188,8 +188,7 @@ impl SearchBot {
 
     /// Whether the side to move in `pos` is ours (the maximizing side).
     fn maximizing(&self, pos: &Position) -> bool {
-        let board = pos.rules().board;
-        team_of(board, pos.to_move()) == team_of(board, self.seat)
+        pos.rules().teams().same_team(pos.to_move(), self.seat)
     }
 
     /// The actions searched below the root in `pos`, in the reusable buffer of search depth
@@ -273,8 +272,9 @@ impl SearchBot {
         // A side whose flag the other side could take next move may not stand pat nor only
         // capture: every reply is searched (like check evasions in chess), so a threat one
         // move beyond the horizon is not mistaken for a quiet position.
-        let mover_team = team_of(pos.rules().board, pos.to_move());
-        if threatens_flag(pos, 1 - mover_team) {
+        let mover_team = team_of(pos.rules(), pos.to_move());
+        let teams = pos.rules().teams().count() as u8;
+        if (0..teams).any(|t| t != mover_team && threatens_flag(pos, t)) {
             return self.evade(pos, qdepth, alpha, beta, ply, maximize);
         }
         if maximize {

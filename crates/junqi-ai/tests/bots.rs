@@ -127,7 +127,9 @@ fn with_nothing_hidden_the_search_deepens_and_finds_a_distant_flag() {
     // quiescence prove the win (it stops deepening there).
     assert!(depth >= 3, "deepening reached depth {depth} only");
     match outcome {
-        Some(junqi_core::Outcome::Win { winners, .. }) => assert_eq!(winners, 1, "South wins"),
+        Some(junqi_core::Outcome::Win { winners, .. }) => {
+            assert_eq!(winners, junqi_core::SeatSet(1), "South wins")
+        }
         other => panic!("South should have taken the flag: {other:?}"),
     }
     // In dark play North's pieces are hidden: sampled worlds, no deepening.

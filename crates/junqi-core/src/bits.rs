@@ -1,13 +1,17 @@
 //! Square sets as bitsets. Squares are small integers (indices into a board's square table), so a
-//! set of squares is a bitset: one `u64` word for the 60-square two-player board, three words for
-//! the 129-square four-player board. The move generator is generic over [`Bits`] so that the
-//! two-player board pays for one word only.
+//! set of squares is a bitset. Each board pays only for the words it needs: one `u64` for the
+//! 60-square two-player board, [`Wide<2>`] for the 99-square three-player board, [`Wide<3>`] for
+//! the 129-square four-player board, [`Wide<4>`] for the 193-square six-player board. The move
+//! generator is generic over [`Bits`] and is instantiated once per width.
 
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
 
-/// Storage form of a square set, wide enough for either board. Tables and positions store this;
-/// the generator loads it into the board's own [`Bits`] type.
-pub type Words = [u64; 3];
+/// Number of `u64` words of the storage form: enough for the largest board (193 squares).
+pub const WORDS: usize = 4;
+
+/// Storage form of a square set, wide enough for any board. Tables and positions store this;
+/// the generator loads the words its board needs into the board's own [`Bits`] type.
+pub type Words = [u64; WORDS];
 
 /// Operations the move generator needs from a square set.
 pub trait Bits:
@@ -63,53 +67,59 @@ impl Bits for u64 {
     }
 }
 
-/// A three-word square set (the four-player board).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Wide(pub Words);
+/// An `N`-word square set (the three-, four- and six-player boards).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Wide<const N: usize>(pub [u64; N]);
 
-impl BitAnd for Wide {
-    type Output = Wide;
-    #[inline(always)]
-    fn bitand(self, o: Wide) -> Wide {
-        Wide([self.0[0] & o.0[0], self.0[1] & o.0[1], self.0[2] & o.0[2]])
+impl<const N: usize> Default for Wide<N> {
+    fn default() -> Self {
+        Wide([0; N])
     }
 }
-impl BitOr for Wide {
-    type Output = Wide;
+
+impl<const N: usize> BitAnd for Wide<N> {
+    type Output = Wide<N>;
     #[inline(always)]
-    fn bitor(self, o: Wide) -> Wide {
-        Wide([self.0[0] | o.0[0], self.0[1] | o.0[1], self.0[2] | o.0[2]])
+    fn bitand(self, o: Wide<N>) -> Wide<N> {
+        Wide(std::array::from_fn(|i| self.0[i] & o.0[i]))
     }
 }
-impl Not for Wide {
-    type Output = Wide;
+impl<const N: usize> BitOr for Wide<N> {
+    type Output = Wide<N>;
     #[inline(always)]
-    fn not(self) -> Wide {
-        Wide([!self.0[0], !self.0[1], !self.0[2]])
+    fn bitor(self, o: Wide<N>) -> Wide<N> {
+        Wide(std::array::from_fn(|i| self.0[i] | o.0[i]))
     }
 }
-impl BitAndAssign for Wide {
+impl<const N: usize> Not for Wide<N> {
+    type Output = Wide<N>;
     #[inline(always)]
-    fn bitand_assign(&mut self, o: Wide) {
+    fn not(self) -> Wide<N> {
+        Wide(std::array::from_fn(|i| !self.0[i]))
+    }
+}
+impl<const N: usize> BitAndAssign for Wide<N> {
+    #[inline(always)]
+    fn bitand_assign(&mut self, o: Wide<N>) {
         *self = *self & o;
     }
 }
-impl BitOrAssign for Wide {
+impl<const N: usize> BitOrAssign for Wide<N> {
     #[inline(always)]
-    fn bitor_assign(&mut self, o: Wide) {
+    fn bitor_assign(&mut self, o: Wide<N>) {
         *self = *self | o;
     }
 }
 
-impl Bits for Wide {
-    const EMPTY: Wide = Wide([0; 3]);
+impl<const N: usize> Bits for Wide<N> {
+    const EMPTY: Wide<N> = Wide([0; N]);
     #[inline(always)]
-    fn load(w: &Words) -> Wide {
-        Wide(*w)
+    fn load(w: &Words) -> Wide<N> {
+        Wide(std::array::from_fn(|i| w[i]))
     }
     #[inline(always)]
-    fn bit(sq: u8) -> Wide {
-        let mut w = [0; 3];
+    fn bit(sq: u8) -> Wide<N> {
+        let mut w = [0; N];
         w[(sq >> 6) as usize] = 1u64 << (sq & 63);
         Wide(w)
     }
@@ -119,7 +129,7 @@ impl Bits for Wide {
     }
     #[inline(always)]
     fn is_empty(self) -> bool {
-        (self.0[0] | self.0[1] | self.0[2]) == 0
+        self.0.iter().all(|&w| w == 0)
     }
     #[inline(always)]
     fn pop(&mut self) -> Option<u8> {
@@ -160,4 +170,29 @@ pub fn iter_words(w: Words) -> impl Iterator<Item = u8> {
 /// Number of squares in a set in storage form.
 pub fn count_words(w: &Words) -> u32 {
     w.iter().map(|x| x.count_ones()).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wide_sets_round_trip_every_square() {
+        fn check<const N: usize>() {
+            for sq in 0..(64 * N) as u16 {
+                let sq = sq as u8;
+                let mut w = [0u64; WORDS];
+                set_word(&mut w, sq, true);
+                let s = Wide::<N>::load(&w);
+                assert!(s.has(sq) && s == Wide::<N>::bit(sq));
+                let mut t = s;
+                assert_eq!((t.pop(), t.is_empty()), (Some(sq), true));
+            }
+        }
+        check::<2>();
+        check::<3>();
+        check::<4>();
+        let all: Vec<u8> = iter_words([1, 0, 0, 1 << 63]).collect();
+        assert_eq!(all, vec![0, 255]);
+    }
 }

@@ -274,7 +274,7 @@ fn setup_samples(covered: &mut Vec<usize>) -> Vec<Sample> {
             },
             "setup.mode_not_on_board",
             json!({"mode": "flip", "board": "four_player"}),
-            "mode flip is not played on the four_player board (half_open is four_player only, flip two_player only)",
+            "mode flip is not played on the four_player board (half_open is played on four_player and six_player, flip on two_player only)",
         ),
         check(
             S::ToMoveNotASeat {

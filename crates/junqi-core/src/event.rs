@@ -2,7 +2,7 @@
 
 use crate::role::Role;
 use crate::topology::Square;
-use crate::types::Seat;
+use crate::types::{Seat, SeatSet};
 
 /// What a seat does on its turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -197,11 +197,11 @@ pub enum Event {
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
-    /// One side won.
+    /// One team won.
     Win {
-        /// Bit mask of winning seats (four-player: both partners).
-        winners: u8,
-        /// The elimination reason of the seat whose elimination completed the losing side.
+        /// The winning team's seats, eliminated ones included.
+        winners: SeatSet,
+        /// The elimination reason of the seat whose elimination completed the last losing team.
         reason: EliminationReason,
     },
     /// A draw.
@@ -217,7 +217,7 @@ impl Outcome {
     /// The winning seats in ascending order (empty unless a win).
     pub fn winners(&self) -> Vec<Seat> {
         match self {
-            Outcome::Win { winners, .. } => (0..4).filter(|s| winners >> s & 1 != 0).collect(),
+            Outcome::Win { winners, .. } => winners.iter().collect(),
             _ => Vec::new(),
         }
     }

@@ -20,7 +20,7 @@ use crate::position::Position;
 use crate::referee::IllegalAction;
 use crate::role::Role;
 use crate::topology::{Square, SquareKind, Topology};
-use crate::types::{partner, BoardKind, Seat};
+use crate::types::{BoardKind, Seat};
 
 /// Why a movable, face-up piece of the mover cannot go to a square: the detail of
 /// [`IllegalAction::CannotMove`]. [`MoveBlocked::code`] is the `why` arg of `action.cannot_move`
@@ -196,9 +196,7 @@ fn blocked(
     if from == to {
         return MoveBlocked::SameSquare;
     }
-    let friend = |owner: u8| {
-        owner == colour || (rules.board == BoardKind::FourPlayer && owner == partner(colour))
-    };
+    let friend = |owner: u8| rules.teams().same_team(owner, colour);
     let target = seen(to);
     match target {
         Seen::Piece { owner, .. } if friend(owner) => return MoveBlocked::FriendThere,
@@ -255,10 +253,16 @@ fn blocked(
             at: topo.name(at).to_string(),
         };
     }
-    let (ff, fr) = topo.coords(from);
-    let (tf, tr) = topo.coords(to);
-    let (df, dr) = (ff.abs_diff(tf), fr.abs_diff(tr));
-    if df + dr == 1 {
+    // Squares one step apart on the drawing (inside an arm, whatever its angle) but with no
+    // edge between them, or diagonal neighbours that are not joined through a camp.
+    let ((fx, fy), (tx, ty)) = (topo.point(from), topo.point(to));
+    let apart = (fx - tx).powi(2) + (fy - ty).powi(2);
+    let near = |d2: f64| (apart - d2).abs() < 1e-6;
+    let same_territory = match (topo.home(from), topo.home(to)) {
+        (Some(a), Some(b)) => a.seat == b.seat,
+        _ => false,
+    };
+    if near(1.0) && (same_territory || rules.board == BoardKind::TwoPlayer) {
         // Neighbours on the grid with no edge: on the two-player board that is the mountain.
         return if rules.board == BoardKind::TwoPlayer {
             MoveBlocked::Mountain
@@ -266,7 +270,10 @@ fn blocked(
             MoveBlocked::NoRoute
         };
     }
-    if df == 1 && dr == 1 {
+    if near(1.0) {
+        return MoveBlocked::NoRoute;
+    }
+    if near(2.0) && (same_territory || topo.grid_coords(from).is_some()) {
         return MoveBlocked::NoDiagonal;
     }
     if !topo.is_rail(from) {

@@ -11,7 +11,7 @@ use crate::options::{Options, Rules};
 use crate::position::{PlacedPiece, Position, Setup};
 use crate::role::Role;
 use crate::topology::{Square, Topology};
-use crate::types::{BoardKind, Mode, Seat};
+use crate::types::{BoardKind, Mode, Seat, SeatSet};
 use serde_json::{json, Map, Value};
 
 /// The fields of a position object (RULES §11.1).
@@ -587,17 +587,17 @@ pub fn outcome_from_json(v: &Value) -> Result<Option<Outcome>, String> {
     Ok(Some(match result {
         "win" => {
             let o = Obj::new(v, "", "a win", &["result", "winners", "reason"])?;
-            let mut winners = 0u8;
+            let mut winners = SeatSet::EMPTY;
             let list = get_array(o.req("winners")?, "winners")?;
             if list.is_empty() {
                 return Err("winners must name at least one seat".into());
             }
             for (i, w) in list.iter().enumerate() {
-                let seat = get_seat(w, &format!("winners[{i}]"), BoardKind::FourPlayer)?;
-                if winners >> seat & 1 != 0 {
+                let seat = get_seat(w, &format!("winners[{i}]"), BoardKind::SixPlayer)?;
+                if winners.contains(seat) {
                     return Err(format!("winners lists seat {seat} twice"));
                 }
-                winners |= 1 << seat;
+                winners.insert(seat);
             }
             let reason = pick(
                 o.req("reason")?,
@@ -728,11 +728,11 @@ mod tests {
         };
         let piece = |p: Value| with("pieces", json!([p]));
         let cases = [
-            (with("board", json!("three_player")), "unknown board"),
+            (with("board", json!("five_player")), "unknown board"),
             (with("mode", json!("fog")), "unknown mode"),
             (
                 with("mode", json!("half_open")),
-                "half_open is four_player only",
+                "half_open is played on four_player and six_player",
             ),
             (
                 with("options", json!({"fog": true})),
@@ -865,7 +865,7 @@ mod tests {
         for o in [
             None,
             Some(Outcome::Win {
-                winners: 0b101,
+                winners: SeatSet(0b101),
                 reason: EliminationReason::Skips,
             }),
             Some(Outcome::Draw {
@@ -877,7 +877,7 @@ mod tests {
         }
         assert_eq!(
             outcome_to_json(Some(Outcome::Win {
-                winners: 0b101,
+                winners: SeatSet(0b101),
                 reason: EliminationReason::Skips
             })),
             json!({"result": "win", "winners": [0, 2], "reason": "skips"})

@@ -47,4 +47,4 @@ pub use referee::{ActionList, IllegalAction};
 pub use role::Role;
 pub use text::{position_from_text, position_to_text};
 pub use topology::{Square, SquareKind, Topology};
-pub use types::{BoardKind, Mode, Seat};
+pub use types::{BoardKind, Mode, PerSeat, Seat, SeatSet, Team, TeamMap, Teams, MAX_SEATS};

@@ -1,8 +1,9 @@
 //! Legal action generation (RULES §4, §8.3, and the options of §9 that restrict attacks).
 //!
 //! The generator is generic over the square-set type: one `u64` word for the two-player board
-//! (whose rail flood fill is done with shifts), three words for the four-player board (flood fill
-//! through the adjacency table). It allocates nothing: actions go to a caller's closure.
+//! (whose rail flood fill is done with shifts), two, three and four words for the three-, four-
+//! and six-player boards (flood fill through the adjacency table). It allocates nothing: actions
+//! go to a caller's closure.
 
 use crate::bits::{Bits, Wide};
 use crate::combat::{resolve, Resolution};
@@ -44,13 +45,13 @@ const FILE_A_MASK: u64 = {
     m
 };
 
-impl Geometry for Wide {
+impl<const N: usize> Geometry for Wide<N> {
     #[inline(always)]
-    fn rail_grow(t: &Topology, s: Wide) -> Wide {
+    fn rail_grow(t: &Topology, s: Wide<N>) -> Wide<N> {
         let mut out = Wide::EMPTY;
         let mut it = s;
         while let Some(sq) = it.pop() {
-            out |= Wide(t.rail_adj[sq as usize]);
+            out |= Wide::load(&t.rail_adj[sq as usize]);
         }
         out
     }
@@ -63,9 +64,22 @@ pub(crate) fn for_each_action(
     seat: Seat,
     f: &mut impl FnMut(Action) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
+    for_each_action_on(pos, seat, None, f)
+}
+
+/// The generator instantiated for the board's square-set width.
+#[inline(always)]
+fn for_each_action_on(
+    pos: &Position,
+    seat: Seat,
+    only: Option<u8>,
+    f: &mut impl FnMut(Action) -> ControlFlow<()>,
+) -> ControlFlow<()> {
     match pos.rules.board {
-        BoardKind::TwoPlayer => generate::<u64>(pos, seat, None, f),
-        BoardKind::FourPlayer => generate::<Wide>(pos, seat, None, f),
+        BoardKind::TwoPlayer => generate::<u64>(pos, seat, only, f),
+        BoardKind::ThreePlayer => generate::<Wide<2>>(pos, seat, only, f),
+        BoardKind::FourPlayer => generate::<Wide<3>>(pos, seat, only, f),
+        BoardKind::SixPlayer => generate::<Wide<4>>(pos, seat, only, f),
     }
 }
 
@@ -76,10 +90,7 @@ pub(crate) fn for_each_action_from(
     from: Square,
     f: &mut impl FnMut(Action) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    match pos.rules.board {
-        BoardKind::TwoPlayer => generate::<u64>(pos, seat, Some(from.0), f),
-        BoardKind::FourPlayer => generate::<Wide>(pos, seat, Some(from.0), f),
-    }
+    for_each_action_on(pos, seat, Some(from.0), f)
 }
 
 #[inline(always)]
@@ -108,13 +119,17 @@ fn generate<B: Geometry>(
         return ControlFlow::Continue(());
     };
     let own = B::load(&pos.occ[colour as usize]);
-    let mut friends = own;
+    // Teammates' pieces are never attacked (§7.2). In flip play the owners are colours, each
+    // its own team, as on the two-player board generally.
+    let mates = rules.teams().mates(colour);
+    let mut friends = B::EMPTY;
     let mut all_occ = B::EMPTY;
     for o in 0..rules.seats() {
-        all_occ |= B::load(&pos.occ[o]);
-    }
-    if rules.board == BoardKind::FourPlayer {
-        friends |= B::load(&pos.occ[crate::types::partner(colour) as usize]);
+        let occ = B::load(&pos.occ[o]);
+        all_occ |= occ;
+        if mates.contains(o as Seat) {
+            friends |= occ;
+        }
     }
     let board = B::load(&t.all);
     let empty = board & !all_occ;

@@ -6,7 +6,7 @@ use crate::options::Rules;
 use crate::position::{Cell, Piece, PlacedPiece, Position, Setup, SetupError};
 use crate::role::Role;
 use crate::topology::{Square, Topology};
-use crate::types::{partner, BoardKind, Mode, Seat};
+use crate::types::{Mode, Seat};
 use serde_json::{json, Value};
 
 /// Who is looking.
@@ -250,15 +250,13 @@ impl Observer {
     /// Whether this observer knows every piece of `owner` through ownership or partnership
     /// (not through announcements).
     fn knows_owner(self, rules: Rules, owner: Seat) -> bool {
-        // Half-open play exists only on the four-player board (`Rules::new` checks).
+        // Half-open play exists only with teams (`Rules::new` checks).
         let half = rules.mode == Mode::HalfOpen;
+        let teams = rules.teams();
         match self {
-            Observer::Seat(s) => owner == s || (half && owner == partner(s)),
-            Observer::Team(t) => match rules.board {
-                BoardKind::TwoPlayer => owner == t,
-                // Both partners' pieces: the team pools what its seats know.
-                BoardKind::FourPlayer => owner & 1 == t,
-            },
+            Observer::Seat(s) => owner == s || (half && teams.same_team(owner, s)),
+            // Every teammate's pieces: the team pools what its seats know.
+            Observer::Team(t) => teams.team_of(owner).0 == t,
             Observer::Referee => true,
             Observer::Public => false,
         }
@@ -308,6 +306,7 @@ pub fn find_leak(pos: &Position, obs: &Observation) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::types::BoardKind;
     use rand::{Rng, SeedableRng};
 
     #[test]

@@ -1,6 +1,6 @@
 //! Rule options (RULES §9) and the rule set (board + mode + options).
 
-use crate::types::{BoardKind, Mode};
+use crate::types::{BoardKind, Mode, TeamMap, Teams};
 use serde_json::{Map, Value};
 use std::fmt;
 
@@ -59,7 +59,7 @@ option_enum!(
     Blocked { Lose = "lose", Skip = "skip" }
 );
 option_enum!(
-    /// `turn_order`: four-player turn order.
+    /// `turn_order`: multi-seat turn order.
     TurnOrder { CounterClockwise = "counter_clockwise", Clockwise = "clockwise" }
 );
 option_enum!(
@@ -95,6 +95,8 @@ pub struct Options {
     pub blocked: Blocked,
     /// `turn_order`.
     pub turn_order: TurnOrder,
+    /// `teams` (§7.2): see [`Rules::teams`] for the teams it gives.
+    pub teams: Teams,
     /// `flip_colour`.
     pub flip_colour: FlipColour,
     /// `losing_attacks`.
@@ -108,7 +110,7 @@ pub struct Options {
 }
 
 /// The names of every option, in the order of RULES §9.
-pub const OPTION_NAMES: [&str; 15] = [
+pub const OPTION_NAMES: [&str; 16] = [
     "middle_crossing",
     "landmine",
     "bomb_flies",
@@ -119,6 +121,7 @@ pub const OPTION_NAMES: [&str; 15] = [
     "win_by_flag",
     "blocked",
     "turn_order",
+    "teams",
     "flip_colour",
     "losing_attacks",
     "flag_guarded_by_mines",
@@ -129,7 +132,7 @@ pub const OPTION_NAMES: [&str; 15] = [
 impl Options {
     /// The defaults of RULES §9 for a board and mode.
     pub fn defaults(board: BoardKind, mode: Mode) -> Options {
-        let four = board == BoardKind::FourPlayer;
+        let multi = board.is_multi_seat();
         let flip = mode == Mode::Flip;
         Options {
             middle_crossing: MiddleCrossing::Rail,
@@ -140,12 +143,13 @@ impl Options {
             reveal_flag_on_marshal_loss: true,
             engineer_scout: false,
             win_by_flag: WinByFlag::Capture,
-            blocked: if four && !flip {
+            blocked: if multi && !flip {
                 Blocked::Skip
             } else {
                 Blocked::Lose
             },
             turn_order: TurnOrder::CounterClockwise,
+            teams: Teams::default_for(board),
             flip_colour: FlipColour::FirstFlip,
             losing_attacks: if flip {
                 LosingAttacks::Forbidden
@@ -153,7 +157,12 @@ impl Options {
                 LosingAttacks::Allowed
             },
             flag_guarded_by_mines: flip,
-            quiet_plies: if four { 140 } else { 70 },
+            quiet_plies: match board {
+                BoardKind::TwoPlayer => 70,
+                BoardKind::ThreePlayer => 105,
+                BoardKind::FourPlayer => 140,
+                BoardKind::SixPlayer => 210,
+            },
             max_plies: 2000,
         }
     }
@@ -207,6 +216,12 @@ impl Options {
             "win_by_flag" => self.win_by_flag = pick!(WinByFlag),
             "blocked" => self.blocked = pick!(Blocked),
             "turn_order" => self.turn_order = pick!(TurnOrder),
+            "teams" => {
+                let s = text(name, value)?;
+                self.teams = s.parse().map_err(|_| {
+                    format!("option teams has no value {s:?} (expected one of alternate, opposite, none)")
+                })?
+            }
             "flip_colour" => self.flip_colour = pick!(FlipColour),
             "losing_attacks" => self.losing_attacks = pick!(LosingAttacks),
             "flag_guarded_by_mines" => self.flag_guarded_by_mines = boolean(name, value)?,
@@ -235,6 +250,7 @@ impl Options {
             "win_by_flag" => self.win_by_flag.name().into(),
             "blocked" => self.blocked.name().into(),
             "turn_order" => self.turn_order.name().into(),
+            "teams" => self.teams.name().into(),
             "flip_colour" => self.flip_colour.name().into(),
             "losing_attacks" => self.losing_attacks.name().into(),
             "flag_guarded_by_mines" => self.flag_guarded_by_mines.into(),
@@ -290,12 +306,25 @@ pub struct Rules {
 }
 
 impl Rules {
-    /// A rule set; rejects a mode that does not exist on the board.
+    /// A rule set; rejects a mode that does not exist on the board, `teams` other than `none`
+    /// on the three-player board, and half-open play without teams.
     pub fn new(board: BoardKind, mode: Mode, options: Options) -> Result<Rules, String> {
         if !mode.allowed_on(board) {
             return Err(format!(
-                "mode {mode} is not played on the {board} board (half_open is four_player only, flip two_player only)"
+                "mode {mode} is not played on the {board} board (half_open is played on four_player and six_player, flip on two_player only)"
             ));
+        }
+        if !options.teams.allowed_on(board) {
+            return Err(format!(
+                "teams {} is not played on the {board} board (every seat plays for itself there: teams must be none)",
+                options.teams
+            ));
+        }
+        if mode == Mode::HalfOpen && options.teams == Teams::None {
+            return Err(
+                "mode half_open needs teams (teammates see each other): it is not played with teams none"
+                    .to_string(),
+            );
         }
         Ok(Rules {
             board,
@@ -312,6 +341,17 @@ impl Rules {
     /// Number of seats.
     pub fn seats(&self) -> usize {
         self.board.seats()
+    }
+
+    /// The teams of the game (§7.2): from the option `teams` on the four- and six-player boards;
+    /// every seat alone on the two- and three-player boards.
+    #[inline(always)]
+    pub fn teams(&self) -> TeamMap {
+        let teams = match self.board {
+            BoardKind::FourPlayer | BoardKind::SixPlayer => self.options.teams,
+            BoardKind::TwoPlayer | BoardKind::ThreePlayer => Teams::None,
+        };
+        TeamMap::new(self.board, teams)
     }
 
     /// Whether flip play.

@@ -1,13 +1,13 @@
 //! The referee's full knowledge of a game in progress ([`Position`]), and its unvalidated
 //! counterpart ([`Setup`]) that the interchange formats read and write.
 
-use crate::bits::{set_word, Words};
+use crate::bits::{set_word, Words, WORDS};
 use crate::event::Outcome;
 use crate::json::object;
 use crate::options::Rules;
 use crate::role::Role;
 use crate::topology::{Square, Topology};
-use crate::types::{partner, BoardKind, Mode, Seat};
+use crate::types::{BoardKind, Mode, PerSeat, Seat, SeatSet, Team, MAX_SEATS};
 use serde_json::{json, Map, Value};
 
 /// A piece as the referee knows it.
@@ -21,22 +21,22 @@ pub struct Piece {
     pub face_down: bool,
 }
 
-/// One square's contents, packed into a byte: 0 is empty; otherwise bits 0–3 hold role + 1,
-/// bits 4–5 the seat, bit 6 face down, bit 7 "identity public" (announced by a flip, a scout, a
-/// flag reveal or a flag's return, so that every observer may see it from then on).
+/// One square's contents, packed into 16 bits: 0 is empty; otherwise bits 0–3 hold role + 1,
+/// bits 4–6 the seat (0…5), bit 7 face down, bit 8 "identity public" (announced by a flip, a
+/// scout, a flag reveal or a flag's return, so that every observer may see it from then on).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub(crate) struct Cell(pub u8);
+pub(crate) struct Cell(pub u16);
 
 impl Cell {
     pub const EMPTY: Cell = Cell(0);
-    const FACE_DOWN: u8 = 1 << 6;
-    const PUBLIC: u8 = 1 << 7;
+    const FACE_DOWN: u16 = 1 << 7;
+    const PUBLIC: u16 = 1 << 8;
 
     #[inline(always)]
     pub fn new(p: Piece, public: bool) -> Cell {
         Cell(
-            (p.role as u8 + 1)
-                | p.seat << 4
+            (p.role as u16 + 1)
+                | (p.seat as u16) << 4
                 | if p.face_down { Cell::FACE_DOWN } else { 0 }
                 | if public { Cell::PUBLIC } else { 0 },
         )
@@ -51,7 +51,7 @@ impl Cell {
     }
     #[inline(always)]
     pub fn seat(self) -> Seat {
-        self.0 >> 4 & 3
+        (self.0 >> 4 & 7) as Seat
     }
     #[inline(always)]
     pub fn face_down(self) -> bool {
@@ -88,7 +88,7 @@ pub struct Carry {
 }
 
 /// Maximum number of squares on any board.
-pub const MAX_SQUARES: usize = 129;
+pub const MAX_SQUARES: usize = 193;
 
 /// The referee's full knowledge: rules, every piece, whose turn, the counters. Always valid:
 /// built from a [`Setup`] by [`Position::from_setup`] or by deployment, and changed only by the
@@ -99,7 +99,7 @@ pub struct Position {
     pub(crate) topo: &'static Topology,
     pub(crate) cells: [Cell; MAX_SQUARES],
     /// Squares held by each owner (seat, or colour in flip play), face-down pieces included.
-    pub(crate) occ: [Words; 4],
+    pub(crate) occ: PerSeat<Words>,
     /// Squares holding a flag or a landmine (pieces that never move).
     pub(crate) fixed: Words,
     /// Squares holding a face-down piece.
@@ -107,12 +107,12 @@ pub struct Position {
     pub(crate) to_move: Seat,
     pub(crate) plies: u32,
     pub(crate) quiet: u32,
-    pub(crate) skips: [u8; 4],
-    /// Bit mask of eliminated seats.
-    pub(crate) eliminated: u8,
+    pub(crate) skips: PerSeat<u8>,
+    /// The eliminated seats.
+    pub(crate) eliminated: SeatSet,
     pub(crate) flip_colours: Option<[u8; 2]>,
     /// Carried flags, by the flag's seat.
-    pub(crate) carries: [Option<Carry>; 4],
+    pub(crate) carries: PerSeat<Option<Carry>>,
     pub(crate) outcome: Option<Outcome>,
 }
 
@@ -201,7 +201,7 @@ pub struct Setup {
 pub enum SetupError {
     /// The mode is not played on the board (the error of [`Rules::new`]).
     #[error(
-        "mode {mode} is not played on the {board} board (half_open is four_player only, flip two_player only)"
+        "mode {mode} is not played on the {board} board (half_open is played on four_player and six_player, flip on two_player only)"
     )]
     ModeNotOnBoard {
         /// The mode.
@@ -475,17 +475,17 @@ impl Position {
                 board,
             });
         }
-        let mut eliminated = 0u8;
+        let mut eliminated = SeatSet::EMPTY;
         for &e in &s.eliminated {
             if e as usize >= seats {
                 return Err(SetupError::NoSuchEliminatedSeat { seat: e, board });
             }
-            if eliminated >> e & 1 != 0 {
+            if eliminated.contains(e) {
                 return Err(SetupError::EliminatedTwice { seat: e });
             }
-            eliminated |= 1 << e;
+            eliminated.insert(e);
         }
-        let mut skips = [0u8; 4];
+        let mut skips = [0u8; MAX_SEATS];
         if !s.skips.is_empty() {
             if s.skips.len() != seats {
                 return Err(SetupError::SkipsLength {
@@ -515,19 +515,19 @@ impl Position {
             rules,
             topo,
             cells: [Cell::EMPTY; MAX_SQUARES],
-            occ: [[0; 3]; 4],
-            fixed: [0; 3],
-            face_down: [0; 3],
+            occ: [[0; WORDS]; MAX_SEATS],
+            fixed: [0; WORDS],
+            face_down: [0; WORDS],
             to_move: s.to_move,
             plies: s.plies,
             quiet: s.quiet_plies,
             skips,
             eliminated,
             flip_colours: s.flip_colours,
-            carries: [None; 4],
+            carries: [None; MAX_SEATS],
             outcome: None,
         };
-        let mut counts = [[0u8; 12]; 4];
+        let mut counts = [[0u8; 12]; MAX_SEATS];
         for p in &s.pieces {
             if p.at.index() >= topo.len() {
                 return Err(SetupError::SquareOffBoard {
@@ -552,7 +552,7 @@ impl Position {
                     square: names(p.at),
                 });
             }
-            if rules.board == BoardKind::FourPlayer && eliminated >> p.seat & 1 != 0 {
+            if rules.board.is_multi_seat() && eliminated.contains(p.seat) {
                 return Err(SetupError::EliminatedSeatHasPiece {
                     seat: p.seat,
                     square: names(p.at),
@@ -590,7 +590,7 @@ impl Position {
                     square: names(p.at),
                 });
             }
-            if f as usize >= seats || f == p.seat || (seats == 4 && f == partner(p.seat)) {
+            if f as usize >= seats || rules.teams().same_team(f, p.seat) {
                 return Err(SetupError::CannotCarryFlagOf {
                     square: names(p.at),
                     flag_of: f,
@@ -643,8 +643,8 @@ impl Position {
         let mut pieces = Vec::new();
         for sq in self.topo.squares() {
             if let Some(p) = self.cells[sq.index()].piece() {
-                let carrying_flag_of =
-                    (0..4u8).find(|&f| self.carries[f as usize].is_some_and(|c| c.carrier == sq));
+                let carrying_flag_of = (0..MAX_SEATS as u8)
+                    .find(|&f| self.carries[f as usize].is_some_and(|c| c.carrier == sq));
                 pieces.push(PlacedPiece {
                     at: sq,
                     seat: p.seat,
@@ -663,10 +663,8 @@ impl Position {
             plies: self.plies,
             quiet_plies: self.quiet,
             skips: self.skips[..seats].iter().map(|&k| k as u32).collect(),
-            eliminated: (0..seats as u8)
-                .filter(|&s| self.eliminated >> s & 1 != 0)
-                .collect(),
-            captured_flags: (0..4u8)
+            eliminated: self.eliminated.iter().collect(),
+            captured_flags: (0..MAX_SEATS as u8)
                 .filter_map(|f| self.carries[f as usize].map(|c| (f, c.captured_at)))
                 .collect(),
         }
@@ -678,16 +676,16 @@ impl Position {
             rules,
             topo: Topology::get(rules.board, rules.middle_rail()),
             cells: [Cell::EMPTY; MAX_SQUARES],
-            occ: [[0; 3]; 4],
-            fixed: [0; 3],
-            face_down: [0; 3],
+            occ: [[0; WORDS]; MAX_SEATS],
+            fixed: [0; WORDS],
+            face_down: [0; WORDS],
             to_move: 0,
             plies: 0,
             quiet: 0,
-            skips: [0; 4],
-            eliminated: 0,
+            skips: [0; MAX_SEATS],
+            eliminated: SeatSet::EMPTY,
             flip_colours: None,
-            carries: [None; 4],
+            carries: [None; MAX_SEATS],
             outcome: None,
         }
     }
@@ -773,7 +771,12 @@ impl Position {
 
     /// Whether a seat is eliminated.
     pub fn is_eliminated(&self, seat: Seat) -> bool {
-        self.eliminated >> seat & 1 != 0
+        self.eliminated.contains(seat)
+    }
+
+    /// The eliminated seats.
+    pub fn eliminated(&self) -> SeatSet {
+        self.eliminated
     }
 
     /// Flip play: colours of seat 0 and seat 1, once settled.
@@ -793,19 +796,22 @@ impl Position {
 
     /// Whether the game is over.
     ///
-    /// A position read from the interchange formats carries no outcome; one in which a whole side
-    /// is already eliminated is over all the same.
+    /// A position read from the interchange formats carries no outcome; one in which the seats
+    /// still in the game all belong to one team is over all the same.
     pub fn is_over(&self) -> bool {
-        self.outcome.is_some() || self.side_out(0) || self.side_out(1)
+        self.outcome.is_some() || self.teams_in_game() <= 1
     }
 
-    /// Whether every seat of a side (two-player: the seat; four-player: 0 = South+North,
-    /// 1 = East+West) is eliminated.
-    pub fn side_out(&self, team: u8) -> bool {
-        match self.rules.board {
-            BoardKind::TwoPlayer => self.is_eliminated(team),
-            BoardKind::FourPlayer => self.is_eliminated(team) && self.is_eliminated(team + 2),
-        }
+    /// Whether every seat of a team is eliminated.
+    pub fn team_out(&self, team: Team) -> bool {
+        let members = self.rules.teams().members(team);
+        members.minus(self.eliminated).is_empty()
+    }
+
+    /// Number of teams with a seat still in the game.
+    pub fn teams_in_game(&self) -> usize {
+        let teams = self.rules.teams();
+        teams.teams().filter(|&t| !self.team_out(t)).count()
     }
 
     /// Number of seats.
@@ -840,24 +846,20 @@ impl Position {
         let Some(c) = self.colour_of(seat) else {
             return true;
         };
-        let mut w = [0u64; 3];
+        let mut w = [0u64; WORDS];
         for (i, x) in w.iter_mut().enumerate() {
             *x = self.occ[c as usize][i] & !self.fixed[i];
             if self.rules.hq_locked() {
                 *x &= !self.topo.hqs[i];
             }
         }
-        w != [0; 3]
+        w != [0; WORDS]
     }
 
     /// Number of landmines of an owner on the board (face-down ones included).
     pub(crate) fn landmines_of(&self, owner: u8) -> u32 {
         let o = &self.occ[owner as usize];
-        let w = [
-            o[0] & self.fixed[0],
-            o[1] & self.fixed[1],
-            o[2] & self.fixed[2],
-        ];
+        let w: Words = std::array::from_fn(|i| o[i] & self.fixed[i]);
         crate::bits::iter_words(w)
             .filter(|&s| self.cells[s as usize].role() == Role::Landmine)
             .count() as u32

@@ -38,7 +38,7 @@ use crate::position::{Position, Setup, SetupError};
 use crate::referee::IllegalAction;
 use crate::text::{changed_options, option_value_from_text, setup_from_text, setup_to_text};
 use crate::topology::Topology;
-use crate::types::{BoardKind, Mode, Seat};
+use crate::types::{BoardKind, Mode, Seat, SeatSet};
 use rand::Rng;
 use serde_json::{json, Map, Value};
 
@@ -244,18 +244,18 @@ pub fn outcome_to_text(o: Outcome) -> String {
     }
 }
 
-/// Parse [`outcome_to_text`]'s form. Winners are seats 0 to 3, each at most once.
+/// Parse [`outcome_to_text`]'s form. Winners are seats 0 to 5, each at most once.
 pub fn outcome_from_text(text: &str) -> Result<Outcome, String> {
     let t: Vec<&str> = text.split_whitespace().collect();
     match t[..] {
         ["win", winners, reason] => {
-            let mut mask = 0u8;
+            let mut mask = SeatSet::EMPTY;
             for w in winners.split(',') {
-                let s = parse_seat_text(w, "a winner", BoardKind::FourPlayer)?;
-                if mask >> s & 1 != 0 {
+                let s = parse_seat_text(w, "a winner", BoardKind::SixPlayer)?;
+                if mask.contains(s) {
                     return Err(format!("winners list seat {s} twice"));
                 }
-                mask |= 1 << s;
+                mask.insert(s);
             }
             let reason = elimination_reason_from_name(reason).ok_or_else(|| {
                 format!(
@@ -284,7 +284,7 @@ pub fn outcome_from_text(text: &str) -> Result<Outcome, String> {
 /// Check that an outcome names only seats of the board.
 fn check_outcome_seats(o: Outcome, board: BoardKind) -> Result<Outcome, String> {
     if let Outcome::Win { winners, .. } = o {
-        if winners >> board.seats() != 0 {
+        if !winners.minus(SeatSet::first(board.seats())).is_empty() {
             return Err(format!(
                 "the result names a winner that is not a seat of the {board} board"
             ));
@@ -895,7 +895,7 @@ mod tests {
         assert!(e.starts_with("entry 3 ("), "{e}");
         let mut r = g.record().clone();
         r.result = Some(Outcome::Win {
-            winners: 1,
+            winners: SeatSet(1),
             reason: EliminationReason::Resigned,
         });
         assert!(r

@@ -13,7 +13,7 @@ use crate::options::{Blocked, FlipColour, TurnOrder};
 use crate::position::{Carry, Cell, Position};
 use crate::role::Role;
 use crate::topology::Square;
-use crate::types::{partner, team_of, BoardKind, Seat};
+use crate::types::{BoardKind, PerSeat, Seat, SeatSet, Team, Teams, MAX_SEATS};
 use serde_json::{json, Map, Value};
 use std::ops::ControlFlow;
 
@@ -442,7 +442,7 @@ impl Position {
 
     /// The seat whose flag the piece on `sq` carries.
     fn carried_by(&self, sq: Square) -> Option<Seat> {
-        (0..4u8).find(|&f| self.carries[f as usize].is_some_and(|c| c.carrier == sq))
+        (0..MAX_SEATS as u8).find(|&f| self.carries[f as usize].is_some_and(|c| c.carrier == sq))
     }
 
     /// Under `carry_home`: a carrier that moved from `from` to `to` takes its flag along.
@@ -522,8 +522,8 @@ impl Position {
         }
     }
 
-    /// Eliminate a seat: four-player, its pieces leave the board (a flag one of them carried goes
-    /// back); a flag of its own being carried disappears.
+    /// Eliminate a seat: on a multi-seat board its pieces leave the board (a flag one of them
+    /// carried goes back); a flag of its own being carried disappears.
     fn eliminate(
         &mut self,
         seat: Seat,
@@ -534,31 +534,25 @@ impl Position {
         if self.is_eliminated(seat) {
             return;
         }
-        self.eliminated |= 1 << seat;
+        self.eliminated.insert(seat);
         ev.push(Event::Eliminated { seat, reason });
         self.carries[seat as usize] = None;
-        if self.rules.board == BoardKind::FourPlayer {
+        if self.rules.board.is_multi_seat() {
             // Its pieces leave together; a flag one of them carried goes back afterwards.
-            let mut carried = [false; 4];
+            let mut carried = SeatSet::EMPTY;
             for sq in crate::bits::iter_words(self.occ[seat as usize]) {
                 if let Some(f) = self.carried_by(Square(sq)) {
-                    carried[f as usize] = true;
+                    carried.insert(f);
                 }
                 self.take(Square(sq));
             }
-            for f in 0..4u8 {
-                if carried[f as usize] {
-                    self.return_flag(f);
-                }
+            for f in carried.iter() {
+                self.return_flag(f);
             }
         }
-        let team = team_of(self.rules.board, seat);
-        let side_out = match self.rules.board {
-            BoardKind::TwoPlayer => true,
-            BoardKind::FourPlayer => self.is_eliminated(partner(seat)),
-        };
-        if side_out && step.side_out_reason[team as usize].is_none() {
-            step.side_out_reason[team as usize] = Some(reason);
+        let team = self.rules.teams().team_of(seat);
+        if self.team_out(team) {
+            step.team_out(team, reason);
         }
     }
 
@@ -584,25 +578,19 @@ impl Position {
     /// Step 4: end the game on a side's elimination (a win) or, after an action, on a draw
     /// limit. Returns whether the game is over.
     fn end_check(&mut self, mover: Option<Seat>, after_action: bool, step: &Step) -> bool {
-        let board = self.rules.board;
-        let out = |team: u8| step.side_out_reason[team as usize].is_some() || self.side_out(team);
-        let (out0, out1) = (out(0), out(1));
-        if out0 || out1 {
-            let winner_team = if out0 && out1 {
-                team_of(board, mover.unwrap_or(self.to_move))
-            } else if out0 {
-                1
-            } else {
-                0
-            };
-            let loser = 1 - winner_team;
-            let reason =
-                step.side_out_reason[loser as usize].unwrap_or(EliminationReason::NoMovablePieces);
-            let winners = match board {
-                BoardKind::TwoPlayer => 1 << winner_team,
-                BoardKind::FourPlayer => (1 << winner_team) | (1 << (winner_team + 2)),
-            };
-            self.outcome = Some(Outcome::Win { winners, reason });
+        let teams = self.rules.teams();
+        let mut left = teams.teams().filter(|&t| !self.team_out(t));
+        let (first, second) = (left.next(), left.next());
+        if second.is_none() {
+            // One team left wins; if one move left none, the moving seat's team wins.
+            let winner = first.unwrap_or_else(|| teams.team_of(mover.unwrap_or(self.to_move)));
+            let reason = step
+                .last_out_except(winner)
+                .unwrap_or(EliminationReason::NoMovablePieces);
+            self.outcome = Some(Outcome::Win {
+                winners: teams.members(winner),
+                reason,
+            });
             return true;
         }
         if after_action {
@@ -625,12 +613,10 @@ impl Position {
 
     /// The seat after `seat` in turn order.
     fn next_seat(&self, seat: Seat) -> Seat {
-        match self.rules.board {
-            BoardKind::TwoPlayer => 1 - seat,
-            BoardKind::FourPlayer => match self.rules.options.turn_order {
-                TurnOrder::CounterClockwise => (seat + 1) % 4,
-                TurnOrder::Clockwise => (seat + 3) % 4,
-            },
+        let n = self.seats() as Seat;
+        match self.rules.options.turn_order {
+            TurnOrder::CounterClockwise => (seat + 1) % n,
+            TurnOrder::Clockwise => (seat + n - 1) % n,
         }
     }
 
@@ -679,17 +665,28 @@ impl Position {
         Ok(())
     }
 
-    /// A seat resigns (RULES §10; the table enforces the 90-second window). Four-player: the seat
-    /// is eliminated and its side loses when both partners are out.
+    /// A seat resigns (RULES §10; the table enforces the 90-second window). Multi-seat: the seat
+    /// is eliminated and its team loses when all its seats are out.
     pub fn resign(&mut self, seat: Seat, ev: &mut impl EventSink) -> Result<(), IllegalAction> {
         self.remove_seat(seat, EliminationReason::Resigned, ev)
     }
 
-    /// A seat leaves for good (RULES §10). Two-player: it loses. Four-player: if its partner is
-    /// already out the other side wins; otherwise the game is aborted.
+    /// A seat leaves for good (RULES §10). Two-player: it loses. Four-player with teams: if its
+    /// partner is already out the other side wins; otherwise the game is aborted. Three- and
+    /// six-player, and any board with `teams = none`: the seat is eliminated and the game goes on
+    /// unless the seats left all belong to one team.
     pub fn leave(&mut self, seat: Seat, ev: &mut impl EventSink) -> Result<(), IllegalAction> {
         self.ensure_seat(seat)?;
-        if self.rules.board == BoardKind::FourPlayer && !self.is_eliminated(partner(seat)) {
+        let partners_in = self
+            .rules
+            .teams()
+            .mates(seat)
+            .minus(SeatSet::one(seat))
+            .minus(self.eliminated);
+        if self.rules.board == BoardKind::FourPlayer
+            && self.rules.options.teams != Teams::None
+            && !partners_in.is_empty()
+        {
             self.ensure_running()?;
             self.outcome = Some(Outcome::Aborted);
             return Ok(());
@@ -751,7 +748,31 @@ impl Position {
 /// Facts gathered during one step.
 #[derive(Default)]
 struct Step {
-    /// For each side (team) that went out in this step: the reason of the elimination that
-    /// completed it.
-    side_out_reason: [Option<EliminationReason>; 2],
+    /// For each team that went out in this step: when (1 = first) and the reason of the
+    /// elimination that completed it.
+    team_out: PerSeat<Option<(u8, EliminationReason)>>,
+    /// Teams that went out in this step.
+    out_count: u8,
+}
+
+impl Step {
+    /// A team's last seat was eliminated, for this reason.
+    fn team_out(&mut self, team: Team, reason: EliminationReason) {
+        if self.team_out[team.index()].is_none() {
+            self.out_count += 1;
+            self.team_out[team.index()] = Some((self.out_count, reason));
+        }
+    }
+
+    /// The reason that completed the last team to go out in this step, the winner excepted
+    /// (the reason of a win, §7.1).
+    fn last_out_except(&self, winner: Team) -> Option<EliminationReason> {
+        self.team_out
+            .iter()
+            .enumerate()
+            .filter(|&(t, _)| t != winner.index())
+            .filter_map(|(_, o)| *o)
+            .max_by_key(|&(order, _)| order)
+            .map(|(_, reason)| reason)
+    }
 }

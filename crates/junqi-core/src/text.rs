@@ -367,7 +367,10 @@ mod tests {
             ("two_player", "ends after the board"),
             ("two_player dark", "ends after the mode"),
             ("five_player dark 0", "unknown board"),
-            ("two_player half_open 0", "half_open is four_player only"),
+            (
+                "two_player half_open 0",
+                "half_open is played on four_player and six_player",
+            ),
             ("two_player dark 2", "seat 2 does not exist"),
             (
                 "two_player dark x",

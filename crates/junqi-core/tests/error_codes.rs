@@ -324,7 +324,7 @@ fn seats_and_counters_of_a_setup_have_their_codes() {
         from_setup(&s),
         "setup.mode_not_on_board",
         json!({"mode": "half_open", "board": "two_player"}),
-        "mode half_open is not played on the two_player board (half_open is four_player only, flip two_player only)",
+        "mode half_open is not played on the two_player board (half_open is played on four_player and six_player, flip on two_player only)",
     );
 }
 

@@ -437,7 +437,7 @@ fn malformed_positions_give_helpful_errors() {
         (
             err(json_with("four_player", "flip", json!([]))),
             position_from_text("four_player flip 0").unwrap_err(),
-            "flip two_player only",
+            "flip on two_player only",
         ),
         (
             err(json_with(

@@ -35,6 +35,9 @@ fn generation_and_step_do_not_allocate() {
         (BoardKind::TwoPlayer, Mode::Flip),
         (BoardKind::FourPlayer, Mode::Dark),
         (BoardKind::FourPlayer, Mode::HalfOpen),
+        (BoardKind::ThreePlayer, Mode::Dark),
+        (BoardKind::SixPlayer, Mode::Dark),
+        (BoardKind::SixPlayer, Mode::HalfOpen),
     ];
     let mut buf: Vec<Action> = Vec::with_capacity(4096);
     let mut plies = 0u64;

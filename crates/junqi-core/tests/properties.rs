@@ -1,4 +1,4 @@
-//! Property tests over random games on both boards, every mode and many options:
+//! Property tests over random games on every board, every mode and many options:
 //! - the move generator agrees with a slow reference generator written straight from RULES §4;
 //! - every generated action is accepted by the checked `play`, and gives the same result as
 //!   `play_unchecked`;
@@ -64,6 +64,36 @@ fn configs() -> Vec<(BoardKind, Mode, serde_json::Value)> {
             Dark,
             json!({"rail_turns": "any", "landmine": "both_die", "losing_attacks": "forbidden", "flag_guarded_by_mines": true}),
         ),
+        (FourPlayer, Dark, json!({"teams": "none"})),
+        (FourPlayer, HalfOpen, json!({"teams": "opposite"})),
+        (ThreePlayer, Dark, json!({})),
+        (
+            ThreePlayer,
+            Open,
+            json!({"turn_order": "clockwise", "win_by_flag": "carry_home", "bomb_flies": true}),
+        ),
+        (
+            ThreePlayer,
+            Dark,
+            json!({"rail_turns": "any", "engineer_scout": true, "blocked": "lose"}),
+        ),
+        (SixPlayer, Dark, json!({})),
+        (SixPlayer, HalfOpen, json!({})),
+        (
+            SixPlayer,
+            HalfOpen,
+            json!({"teams": "opposite", "turn_order": "clockwise"}),
+        ),
+        (
+            SixPlayer,
+            Open,
+            json!({"teams": "none", "win_by_flag": "carry_home"}),
+        ),
+        (
+            SixPlayer,
+            Dark,
+            json!({"teams": "opposite", "rail_turns": "any", "landmine": "both_die", "engineer_scout": true}),
+        ),
     ]
 }
 
@@ -72,13 +102,14 @@ fn rules_of(board: BoardKind, mode: Mode, opts: &serde_json::Value) -> Rules {
     Rules::new(board, mode, o).unwrap()
 }
 
-fn observers(board: BoardKind) -> Vec<Observer> {
+fn observers(rules: &Rules) -> Vec<Observer> {
     let mut v = vec![Observer::Public];
-    for s in 0..board.seats() as u8 {
+    for s in 0..rules.seats() as u8 {
         v.push(Observer::Seat(s));
     }
-    v.push(Observer::Team(0));
-    v.push(Observer::Team(1));
+    for t in rules.teams().teams() {
+        v.push(Observer::Team(t.0));
+    }
     v
 }
 
@@ -88,10 +119,10 @@ fn random_games_keep_every_property() {
     let mut plies_checked = 0u64;
     for (board, mode, opts) in configs() {
         let rules = rules_of(board, mode, &opts);
-        let games = if board == BoardKind::TwoPlayer {
-            30
-        } else {
-            10
+        let games = match board {
+            BoardKind::TwoPlayer => 30,
+            BoardKind::ThreePlayer | BoardKind::FourPlayer => 10,
+            BoardKind::SixPlayer => 4,
         };
         for _ in 0..games {
             let mut pos = Position::random_start(rules, &mut rng);
@@ -106,7 +137,7 @@ fn random_games_keep_every_property() {
                     "generator differs from reference in {pos:?}"
                 );
                 assert!(!actions.is_empty() && pos.has_legal_action(pos.to_move()));
-                for obs in observers(board) {
+                for obs in observers(&rules) {
                     let o = pos.observe(obs);
                     assert_eq!(find_leak(&pos, &o), None);
                 }

@@ -9,6 +9,9 @@ fn random_games_finish_on_every_board_and_mode() {
         (BoardKind::TwoPlayer, Mode::Flip),
         (BoardKind::FourPlayer, Mode::Dark),
         (BoardKind::FourPlayer, Mode::HalfOpen),
+        (BoardKind::ThreePlayer, Mode::Dark),
+        (BoardKind::SixPlayer, Mode::Dark),
+        (BoardKind::SixPlayer, Mode::HalfOpen),
     ] {
         let rules = Rules::defaults(board, mode).unwrap();
         for _ in 0..50 {

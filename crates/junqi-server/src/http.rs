@@ -94,8 +94,10 @@ async fn info() -> Json<Value> {
         "version": env!("CARGO_PKG_VERSION"),
         "bots": junqi_ai::bot_names(),
         "default_bot": junqi_ai::default_bot(),
-        "boards": ["two_player", "four_player"],
-        "modes": {"two_player": ["dark", "open", "flip"], "four_player": ["dark", "open", "half_open"]},
+        "boards": ["two_player", "three_player", "four_player", "six_player"],
+        "modes": {"two_player": ["dark", "open", "flip"], "three_player": ["dark", "open"],
+                  "four_player": ["dark", "open", "half_open"], "six_player": ["dark", "open", "half_open"]},
+        "teams": {"four_player": ["alternate", "opposite", "none"], "six_player": ["alternate", "opposite", "none"]},
         "defaults": {"move_seconds": DEFAULT_MOVE_MS / 1000, "deploy_seconds": DEFAULT_DEPLOY_MS / 1000,
                      "resign_after_seconds": crate::table::RESIGN_WINDOW_MS / 1000,
                      "return_seconds": crate::table::RETURN_WINDOW_MS / 1000},
@@ -112,14 +114,15 @@ async fn board(
     let squares: Vec<Value> = t
         .squares()
         .map(|sq| {
-            let (file, rank) = t.coords(sq);
+            let (file, rank) = t.grid_coords(sq).unzip();
+            let (x, y) = t.point(sq);
             let kind = match t.kind(sq) {
                 SquareKind::Station => "station",
                 SquareKind::Camp => "camp",
                 SquareKind::Headquarters => "headquarters",
             };
             let home = t.home(sq).map(|h| json!({"seat": h.seat, "row": h.row, "col": h.col}));
-            json!({"name": t.name(sq), "file": file, "rank": rank, "kind": kind, "rail": t.is_rail(sq), "home": home})
+            json!({"name": t.name(sq), "file": file, "rank": rank, "x": x, "y": y, "kind": kind, "rail": t.is_rail(sq), "home": home})
         })
         .collect();
     let mut edges = Vec::new();
@@ -131,8 +134,9 @@ async fn board(
         }
     }
     let (files, ranks) = match kind {
-        BoardKind::TwoPlayer => (5, 12),
-        BoardKind::FourPlayer => (17, 17),
+        BoardKind::TwoPlayer => (Some(5), Some(12)),
+        BoardKind::ThreePlayer | BoardKind::FourPlayer => (Some(17), Some(17)),
+        BoardKind::SixPlayer => (None, None),
     };
     Ok(Json(
         json!({"board": kind.name(), "files": files, "ranks": ranks, "squares": squares, "edges": edges}),
@@ -481,12 +485,17 @@ fn leaderboard_query(q: &HashMap<String, String>) -> Result<(BoardKind, Mode, i6
         return Err(bad(k, "", "one of board, mode, limit, offset"));
     }
     let board_text = q.get("board").map_or("two_player", String::as_str);
-    let board: BoardKind = board_text
-        .parse()
-        .map_err(|_| bad("board", board_text, "two_player or four_player"))?;
+    let board: BoardKind = board_text.parse().map_err(|_| {
+        bad(
+            "board",
+            board_text,
+            "two_player, three_player, four_player or six_player",
+        )
+    })?;
     let modes = match board {
         BoardKind::TwoPlayer => "dark, open or flip",
-        BoardKind::FourPlayer => "dark, open or half_open",
+        BoardKind::ThreePlayer => "dark or open",
+        BoardKind::FourPlayer | BoardKind::SixPlayer => "dark, open or half_open",
     };
     let mode_text = q.get("mode").map_or("dark", String::as_str);
     let mode: Mode = mode_text

@@ -145,6 +145,8 @@ pub fn team(members: &[Rating]) -> Rating {
 pub(crate) struct RatingJob {
     pub category: String,
     pub board: junqi_core::BoardKind,
+    /// The teams of the game.
+    pub teams: junqi_core::TeamMap,
     /// The player at each seat (`None`: nobody to rate).
     pub players: Vec<Option<String>>,
     pub outcome: junqi_core::Outcome,
@@ -185,21 +187,20 @@ pub(crate) async fn rating_task(
             };
             let opponent = match job.board {
                 BoardKind::TwoPlayer => current[1 - seat].map(|c| c.0),
-                BoardKind::FourPlayer => {
-                    let enemies: Vec<Rating> = [(seat + 1) % 4, (seat + 3) % 4]
-                        .iter()
-                        .filter_map(|&e| current[e].map(|c| c.0))
+                _ => {
+                    let enemies: Vec<Rating> = (0..n)
+                        .filter(|&e| !job.teams.same_team(e as Seat, seat as Seat))
+                        .filter_map(|e| current[e].map(|c| c.0))
                         .collect();
                     (!enemies.is_empty()).then(|| team(&enemies))
                 }
             };
             let Some(opp) = opponent else { continue };
-            if job
-                .players
-                .iter()
-                .enumerate()
-                .any(|(o, q)| o != seat && q.as_ref() == Some(pid) && o % 2 != seat % 2)
-            {
+            if job.players.iter().enumerate().any(|(o, q)| {
+                o != seat
+                    && q.as_ref() == Some(pid)
+                    && !job.teams.same_team(o as Seat, seat as Seat)
+            }) {
                 continue; // one person on both sides: not rated
             }
             let new = update(mine, &[(opp, s)]);

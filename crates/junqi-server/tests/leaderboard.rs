@@ -141,7 +141,8 @@ async fn rated_players_in_order_with_their_ranks() {
 async fn bad_parameters_are_refused_by_name() {
     let ts = start().await;
     for (query, param) in [
-        ("board=three_player", "board"),
+        ("board=five_player", "board"),
+        ("mode=half_open&board=three_player", "mode"),
         ("board=", "board"),
         ("mode=flip&board=four_player", "mode"),
         ("mode=half_open", "mode"),

@@ -25,8 +25,19 @@ pub fn reference_actions(pos: &Position) -> BTreeSet<Action> {
     let Some(colour) = pos.colour_of(seat) else {
         return out;
     };
-    let four = rules.board == BoardKind::FourPlayer;
-    let friendly = |s: Seat| s == colour || (four && s == colour ^ 2);
+    // The teams, straight from the table of RULES §7.2 (not from the core's own team map).
+    let teams: &[&[Seat]] = match (rules.board, rules.options.teams) {
+        (BoardKind::FourPlayer, Teams::Alternate | Teams::Opposite) => &[&[0, 2], &[1, 3]],
+        (BoardKind::SixPlayer, Teams::Alternate) => &[&[0, 2, 4], &[1, 3, 5]],
+        (BoardKind::SixPlayer, Teams::Opposite) => &[&[0, 3], &[1, 4], &[2, 5]],
+        _ => &[],
+    };
+    let friendly = |s: Seat| {
+        s == colour
+            || teams
+                .iter()
+                .any(|team| team.contains(&s) && team.contains(&colour))
+    };
     let can_enter = |to: Square| match pos.piece_at(to) {
         None => true,
         Some(p) => !friendly(p.seat) && !p.face_down && t.kind(to) != SquareKind::Camp,

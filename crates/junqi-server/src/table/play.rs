@@ -10,7 +10,6 @@ use crate::rating::RatingJob;
 use crate::store;
 use junqi_core::json::outcome_to_json;
 use junqi_core::record::outcome_to_text;
-use junqi_core::types::partner;
 use junqi_core::{BoardKind, Deployment, Entry, Game, Observer, Outcome, Seat};
 use rand::SeedableRng;
 use serde_json::{json, Value};
@@ -341,6 +340,7 @@ impl Table {
         let job = RatingJob {
             category: format!("{}/{}", r.board.name(), r.mode.name()),
             board: r.board,
+            teams: r.teams(),
             players: self.seats.iter().map(SeatState::player_id).collect(),
             outcome,
         };
@@ -350,10 +350,12 @@ impl Table {
     /// A seat whose person did not come back in time, or left for good.
     pub(super) async fn seat_gone(&mut self, seat: Seat) {
         let four = self.config.rules.board == BoardKind::FourPlayer;
-        let partner_in = self
-            .game
-            .as_ref()
-            .is_some_and(|g| !g.position().is_eliminated(partner(seat)));
+        let mates = self.config.rules.teams().mates(seat);
+        let partner_in = self.game.as_ref().is_some_and(|g| {
+            mates
+                .iter()
+                .any(|m| m != seat && !g.position().is_eliminated(m))
+        });
         if four && partner_in && self.config.leaver_bot {
             self.seats[seat as usize] = SeatState {
                 kind: SeatKind::Bot {

@@ -185,7 +185,7 @@ mod tests {
             .collect();
         assert_eq!(four, vec![1, 2, 3, 0]);
         // Partners (0, 2) and (1, 3) are still partners.
-        use junqi_core::types::partner;
+        let partner = |s: Seat| (s + 2) % 4;
         for s in 0..4 {
             assert_eq!(
                 rematch_seat(BoardKind::FourPlayer, partner(s)),

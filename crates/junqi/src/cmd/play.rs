@@ -30,8 +30,8 @@ use junqi_ai::external::EngineProcess;
 use junqi_ai::{Bot, BotError, Budget};
 use junqi_core::notation::{action_from_text, action_to_text, parse_square};
 use junqi_core::{
-    Action, AttackResult, BoardKind, Deployment, Entry, Event, Observation, Observer, Outcome,
-    Position, Record, Rules, Seat, SkipReason, Square, Start, Topology,
+    Action, AttackResult, Deployment, Entry, Event, Observation, Observer, Outcome, Position,
+    Record, Rules, Seat, SkipReason, Square, Start, Topology,
 };
 use marks::{MarkError, Marks};
 use rand::SeedableRng;
@@ -293,10 +293,9 @@ impl Session<'_> {
             .resign(seat, &mut events)
             .map_err(|e| anyhow!("{e}"))?;
         self.record.entries.push(Entry::Resign(seat));
-        if self.rules.board == BoardKind::FourPlayer && !self.pos.is_over() {
-            // The person's side gives up together (the partner is a bot).
-            let p = junqi_core::types::partner(seat);
-            if !self.pos.is_eliminated(p) {
+        // The person's team gives up together (the teammates are bots).
+        for p in self.rules.teams().mates(seat).iter() {
+            if !self.pos.is_over() && !self.pos.is_eliminated(p) {
                 self.pos
                     .resign(p, &mut events)
                     .map_err(|e| anyhow!("{e}"))?;

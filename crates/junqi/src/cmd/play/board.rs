@@ -35,8 +35,7 @@ pub fn render(obs: &Observation, v: &View<'_>) -> String {
     let board = obs.rules.board;
     let lang = v.lang;
     let (mut max_f, mut max_r) = (0u8, 0u8);
-    for sq in topo.squares() {
-        let (f, r) = topo.coords(sq);
+    for (f, r) in topo.squares().filter_map(|sq| topo.grid_coords(sq)) {
         max_f = max_f.max(f);
         max_r = max_r.max(r);
     }
