@@ -22,6 +22,7 @@ pub mod json;
 mod movegen;
 pub mod notation;
 pub mod observation;
+pub mod observation_json;
 pub mod options;
 pub mod playout;
 pub mod position;

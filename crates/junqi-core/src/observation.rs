@@ -194,7 +194,9 @@ impl Observation {
     }
 
     /// The observation as JSON: the §11.1 position shape, with `"role": null` for identities
-    /// the observer may not know, plus `observer` and `outcome`.
+    /// the observer may not know, plus `observer`, `teams` (each team's seats), `outcome` (§11.2
+    /// or `null`) and `legal_actions` (text form, §11; empty unless the observer is to move).
+    /// [`crate::observation_json::observation_from_json`] reads it back.
     pub fn to_json(&self) -> Value {
         let t = self.topology();
         let pieces: Vec<Value> = self
@@ -233,7 +235,13 @@ impl Observation {
             "skips": self.skips,
             "eliminated": self.eliminated,
             "pieces": pieces,
+            "teams": self.rules.teams().teams().map(|t| self.rules.teams().members(t).iter().collect::<Vec<_>>()).collect::<Vec<_>>(),
             "outcome": crate::json::outcome_to_json(self.outcome),
+            "legal_actions": self
+                .legal_actions
+                .iter()
+                .map(|&a| crate::notation::action_to_text(t, a))
+                .collect::<Vec<_>>(),
         });
         if !self.captured_flags.is_empty() {
             v["captured_flags"] = self

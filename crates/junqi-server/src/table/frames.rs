@@ -7,7 +7,7 @@ use crate::app::Player;
 use crate::error::{error_frame, Refusal};
 use axum::extract::ws::Utf8Bytes;
 use junqi_core::json::outcome_to_json;
-use junqi_core::{action_to_text, Observer, Seat};
+use junqi_core::{Observer, Seat};
 use serde_json::{json, Value};
 
 pub(super) fn text(v: Value) -> Utf8Bytes {
@@ -93,16 +93,7 @@ impl Table {
         let Some(g) = &self.game else {
             return Value::Null;
         };
-        let obs = g.position().observe(observer);
-        let topo = obs.topology();
-        let mut v = obs.to_json();
-        v["legal_actions"] = obs
-            .legal_actions
-            .iter()
-            .map(|&a| Value::from(action_to_text(topo, a)))
-            .collect();
-        v["outcome"] = outcome_to_json(obs.outcome);
-        v
+        g.position().observe(observer).to_json()
     }
 
     pub(super) fn clock_json(&self) -> Value {
