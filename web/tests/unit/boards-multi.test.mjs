@@ -359,3 +359,26 @@ for (const board of ['three_player', 'six_player']) {
     });
   });
 }
+
+// ---------------------------------------------------------------------------------------------
+// The table's per-seat panels take the seat count from the board
+
+test('the tally and the fallen list count every seat of the three- and six-player boards', async () => {
+  const { analyse } = await import('../../js/tally.js');
+  const { fallen } = await import('../../js/events.js');
+  for (const board of ['three_player', 'six_player']) {
+    const t = topology(board);
+    const pieces = [];
+    for (let seat = 0; seat < t.seats; seat++) {
+      for (const sq of t.territoryOf(seat)) if (t.get(sq).kind !== 'camp') pieces.push({ at: sq, seat, role: null });
+    }
+    pieces.pop(); // the last seat has lost a piece
+    const observation = { board, mode: 'dark', pieces, eliminated: [] };
+    const seats = analyse({ board, viewer: 0, history: [], observation }).seats;
+    assert.deepEqual(seats.map((s) => s.seat), Array.from({ length: t.seats }, (_, i) => i));
+    assert.deepEqual(seats.map((s) => s.hidden), [...Array(t.seats - 1).fill(25), 24]);
+    const f = fallen(observation, t.seats);
+    assert.equal(f.length, t.seats);
+    assert.equal(f.at(-1).unknown, 1);
+  }
+});
