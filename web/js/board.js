@@ -47,6 +47,14 @@ MAPS.three_player = MAPS.four_player.slice(0, 3);
 export const SEATS = { two_player: 2, three_player: 3, four_player: 4, six_player: 6 };
 export const BOARDS = Object.keys(SEATS);
 
+/** The modes of each board (RULES §8): flip only on two seats, half-open only with teams. */
+export const MODES = {
+  two_player: ['dark', 'open', 'flip'],
+  three_player: ['dark', 'open'],
+  four_player: ['dark', 'open', 'half_open'],
+  six_player: ['dark', 'open', 'half_open'],
+};
+
 /** A six-player arm square: seat digit, then file and rank as on South's half (§2.5: `0b1`). */
 export function armSquare(k, r, c) {
   return `${k}${'abcde'[c]}${6 - r}`;
