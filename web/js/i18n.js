@@ -939,7 +939,7 @@ const en = {
   'lobby.boardsJoin': ' and ',
   'lobby.only.two_player': 'two-player', 'lobby.only.three_player': 'three-player',
   'lobby.only.four_player': 'four-player', 'lobby.only.six_player': 'six-player',
-  'lobby.notServed': 'This server does not play {boards} yet',
+  'lobby.notServed': 'This server does not play {boards} games yet',
   'lobby.halfOpenTeams': 'Half-open play needs teams: not with every seat alone',
   'lobby.codeEmpty': 'The table code is empty: type the six-letter code',
   'lobby.ruleHelp': 'More in the rules',
