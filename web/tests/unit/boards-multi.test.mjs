@@ -382,3 +382,14 @@ test('the tally and the fallen list count every seat of the three- and six-playe
     assert.equal(f.at(-1).unknown, 1);
   }
 });
+
+test('zoom: the three- and six-player boards open zoomed on a phone, whole on a desktop', async () => {
+  const { readableZoom } = await import('../../js/zoom.js');
+  const six = readableZoom('six_player', 370, 995);
+  assert.ok(six > 2 && six < 3.5, `zoom ${six}`);
+  // Tiles of 38 units on a board of 995 units shown 370 px wide: 32 px and more once zoomed.
+  assert.ok(38 * (370 / 995) * six >= 32);
+  assert.ok(readableZoom('three_player', 370, 700) > 1);
+  assert.equal(readableZoom('six_player', 860, 995), 1);
+  assert.equal(readableZoom('three_player', 1200), 1);
+});
