@@ -14,8 +14,9 @@ use serde_json::{json, Value};
 pub enum Observer {
     /// One seat: its own pieces, what was announced, and what its mode shows it.
     Seat(Seat),
-    /// A side (two-player: one seat; four-player: 0 = South+North, 1 = East+West): the union of
-    /// its seats' knowledge.
+    /// A team (RULES §7.2; teams are numbered by their lowest seat, so team 0 holds seat 0; on
+    /// the two- and three-player boards every seat is its own team): the union of its seats'
+    /// knowledge.
     Team(u8),
     /// Spectators: what every seat knows.
     Public,
