@@ -2,8 +2,8 @@
 // language toggle), hash routes for the lobby (#/, lobby.js), a table (#/table/ID), joining by
 // code (#/join/CODE), the replay viewer (#/replay/ID), a player's page (#/player/NAME), the
 // leaderboard (#/leaderboard/BOARD/MODE), the rules and help page (#/help, #/help/SECTION), the
-// account page (#/account) and a board preview that needs no server (#/demo/two_player,
-// #/demo/four_player).
+// account page (#/account) and a board preview that needs no server (#/demo/BOARD/VIEWER/TEAMS:
+// #/demo/two_player, #/demo/three_player, #/demo/four_player, #/demo/six_player/2/opposite).
 import { h, clear, seededRng } from './ui.js';
 import { t, getLang, setLang } from './i18n.js';
 import { api, ensureSession, saveSeatToken, logout, ApiError, setSession } from './api.js';
@@ -15,8 +15,9 @@ import { AccountView } from './account.js';
 import { TableView } from './table.js';
 import { ReplayView } from './replay.js';
 import { BoardView } from './render.js';
-import { topology } from './board.js';
+import { topology, BOARDS, SEATS, sameTeam } from './board.js';
 import { randomCells } from './deploy.js';
+import { Zoom, readableZoom } from './zoom.js';
 
 const app = {
   info: null,
@@ -89,29 +90,85 @@ langBtn.addEventListener('click', () => {
 // Board preview without a server
 
 class Demo {
-  constructor(root, board, viewer) {
+  /**
+   * `#/demo/BOARD/VIEWER/TEAMS/MODE`: a sample position of BOARD seen from VIEWER's seat (a
+   * random legal layout for every seat), under the `teams` option TEAMS; MODE `half_open` shows
+   * the teammates' pieces too, `open` every piece. The viewer's piece on its left front corner
+   * has just won an attack, and one piece stands selected with the squares it could reach; a
+   * tap on another square selects that one (this.clicked). A phone opens the board zoomed on
+   * the viewer's arm, as a table does.
+   */
+  constructor(root, board, viewer, teams, mode) {
     this.root = root;
-    this.board = board === 'four_player' ? 'four_player' : 'two_player';
-    this.viewer = Number(viewer) || 0;
+    this.board = BOARDS.includes(board) ? board : 'two_player';
+    const n = SEATS[this.board];
+    this.viewer = ((Number(viewer) || 0) % n + n) % n;
+    this.teams = teams || undefined;
+    this.mode = mode || 'dark';
     this.build();
   }
   relabel() { this.build(); }
   build() {
     const topo = topology(this.board);
     const rng = seededRng(42);
+    const v = this.viewer;
+    const shown = (seat) => seat === v || this.mode === 'open' || (this.mode === 'half_open' && sameTeam(this.board, this.teams, v, seat));
     const pieces = [];
     for (let seat = 0; seat < topo.seats; seat++) {
       const cells = randomCells(rng);
       for (let r = 0; r < 6; r++) for (let c = 0; c < 5; c++) {
-        if (cells[r][c]) pieces.push({ at: topo.localSquare(seat, r, c), seat, role: seat === this.viewer ? cells[r][c] : null });
+        if (cells[r][c]) pieces.push({ at: topo.localSquare(seat, r, c), seat, role: shown(seat) ? cells[r][c] : null });
       }
     }
-    const wrap = h('div', { class: `board-wrap${this.board === 'four_player' ? ' four' : ''}`, id: 'board' });
+    // The piece on the viewer's right front corner selected, with its reach on this position.
+    const selected = topo.localSquare(v, 0, 4);
+    const occupied = new Map(pieces.map((p) => [p.at, p]));
+    const mine = occupied.get(selected);
+    const targets = mine && mine.role !== 'landmine' && mine.role !== 'flag' ? demoTargets(topo, selected, occupied, this.board, this.teams) : [];
+    const multi = this.board !== 'two_player';
+    const wrap = h('div', { class: `board-wrap${multi ? ' multi' : ''}${this.board === 'four_player' ? ' four' : ''}`, id: 'board' });
     clear(this.root).append(wrap);
-    const view = new BoardView(wrap, { board: this.board, viewer: this.viewer, onClick: () => {} });
-    const v = this.viewer;
-    view.update({ pieces, lastMove: { from: topo.localSquare(v, 1, 0), to: topo.localSquare(v, 0, 0), result: 'attacker_wins' } });
+    const view = new BoardView(wrap, {
+      board: this.board, viewer: v, teams: this.teams,
+      onClick: (sq) => {
+        this.clicked = sq;
+        view.update({ selected: sq, targets: sq === selected ? targets : [] });
+      },
+    });
+    view.update({
+      pieces, selected: mine ? selected : null, targets,
+      lastMove: { from: topo.localSquare(v, 1, 0), to: topo.localSquare(v, 0, 0), result: 'attacker_wins' },
+    });
+    this.view = view;
+    this.zoom = new Zoom(wrap);
+    this.zoom.set(readableZoom(this.board, wrap.clientWidth, view.geo.width));
   }
+}
+
+/**
+ * Where a non-engineer on `from` could go on the demo position: one step, or a run along a
+ * straight line up to the first piece (an enemy's is an attack). Camps are never attacked.
+ */
+function demoTargets(topo, from, occupied, board, teams) {
+  const me = occupied.get(from);
+  const ok = (sq) => {
+    const p = occupied.get(sq);
+    return !p || (!sameTeam(board, teams, me.seat, p.seat) && topo.get(sq).kind !== 'camp');
+  };
+  const out = new Set([...topo.stepAdj.get(from)].filter(ok));
+  if (topo.get(from).rail) {
+    for (const line of topo.lines) {
+      const i = line.indexOf(from);
+      if (i < 0) continue;
+      for (const d of [-1, 1]) {
+        for (let j = i + d; j >= 0 && j < line.length; j += d) {
+          if (occupied.has(line[j])) { if (ok(line[j])) out.add(line[j]); break; }
+          out.add(line[j]);
+        }
+      }
+    }
+  }
+  return [...out];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -128,7 +185,7 @@ async function route(e) {
   const hash = location.hash.replace(/^#\/?/, '');
   const [page, arg, arg2] = hash.split('/');
   if (page === 'demo') {
-    app.current = new Demo(main, arg, arg2);
+    app.current = new Demo(main, arg, arg2, hash.split('/')[3], hash.split('/')[4]);
     return;
   }
   if (!app.info) {

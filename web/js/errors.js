@@ -6,6 +6,7 @@
 // words here is shown as the server's English text after a translated prefix; so is an error
 // without a code (only the client's own, such as an unreachable server).
 import { t, seatName, STRINGS } from './i18n.js';
+import { SEATS } from './board.js';
 
 /** The errors the client makes itself (no code): their text and key. */
 const CLIENT_ERRORS = {
@@ -67,7 +68,7 @@ function words(code, args, ctx) {
     } else if (v && typeof v === 'object') {
       continue; // an outcome: the words do not show it
     } else if (SEAT_ARGS.includes(k) && typeof v === 'number') {
-      const seats = ctx.board === 'four_player' ? 4 : ctx.board === 'two_player' ? 2 : 0;
+      const seats = SEATS[ctx.board] || 0;
       out[k] = v >= 0 && v < seats && !NO_SUCH_SEAT.test(code) ? seatName(ctx.board, v) : t('err.seat', { n: v });
     } else if (k === 'board') out[k] = word('board.', v);
     else if (k === 'mode') out[k] = word('mode.', v);

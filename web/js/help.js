@@ -1,6 +1,7 @@
 // The rules and help page (#/help, #/help/<section>) in the interface language: how to play, the
 // pieces and the combat table (drawn from combat.js in the role order of roles.js), pictures of
-// both boards drawn by the game's own renderer, the modes, the house rules of the create form,
+// the four boards (two, three, four and six seats) drawn by the game's own renderer, the modes,
+// the house rules of the create form (teams among them),
 // the table rules and the ranks (军衔). Also the explanations the create form shows on its
 // house-rule names (ruleTip), each linking to its section here.
 import { h, clear, seededRng } from './ui.js';
@@ -8,7 +9,7 @@ import { t, getLang } from './i18n.js';
 import { ROLES, COUNTS, rank, roleName } from './roles.js';
 import { combat, ATTACKERS } from './combat.js';
 import { BoardView } from './render.js';
-import { topology } from './board.js';
+import { topology, BOARDS } from './board.js';
 import { randomCells } from './deploy.js';
 import { TITLES } from './leaderboard.js';
 
@@ -20,6 +21,7 @@ export const HOUSE_RULES = [
   ['win_by_flag', ['capture', 'carry_home']],
   ['engineer_scout', ['no', 'yes']],
   ['bomb_flies', ['no', 'yes']],
+  ['teams', ['alternate', 'opposite', 'none']],
 ];
 
 /** The pieces with a special power, explained in the pieces table. */
@@ -165,8 +167,8 @@ export class HelpView {
     const toc = h('nav', { class: 'card help-toc', id: 'help-toc' }, h('strong', {}, t('help.toc')), ' ',
       SECTIONS.map((s) => h('a', { href: `#/help/${s}`, 'data-section': s }, t(`help.${s}.title`))));
     const boards = h('div', { class: 'help-boards' },
-      ['two_player', 'four_player'].map((b) => h('figure', { class: 'help-board', 'data-board': b },
-        h('div', { class: `board-wrap help-board-wrap${b === 'four_player' ? ' four' : ''}`, id: `help-board-${b}` }),
+      BOARDS.map((b) => h('figure', { class: 'help-board', 'data-board': b },
+        h('div', { class: `board-wrap help-board-wrap${b === 'two_player' ? '' : ' multi'}${b === 'four_player' ? ' four' : ''}`, id: `help-board-${b}` }),
         h('figcaption', {}, t(`help.boards.${b}`)))));
     const rules = HOUSE_RULES.map(([name, values]) => h('div', { class: 'help-rule', id: `help-rule-${name}` },
       h('h3', {}, t(`opt.${name}`)),
@@ -188,7 +190,7 @@ export class HelpView {
       sec('table', ...paras('help.table.body')),
       sec('ranks', h('p', {}, t('help.ranks.intro')), ranksTable(), h('p', { class: 'small muted' }, t('help.ranks.note'))),
     ));
-    for (const b of ['two_player', 'four_player']) drawSampleBoard(this.root.querySelector(`#help-board-${b}`), b);
+    for (const b of BOARDS) drawSampleBoard(this.root.querySelector(`#help-board-${b}`), b);
     if (this.section) {
       const target = this.root.querySelector(`#help-${CSS.escape(this.section)}`);
       if (target) {

@@ -8,6 +8,7 @@ import { api } from './api.js';
 import { roleName } from './roles.js';
 import { serverMessage } from './errors.js';
 import { playerLink, linkKey } from './player.js';
+import { BOARDS, MODES } from './board.js';
 
 /** The ranks, highest first: the role code and the lowest rating that earns it. */
 export const TITLES = [
@@ -16,8 +17,6 @@ export const TITLES = [
   ['engineer', -Infinity],
 ];
 
-const BOARDS = ['two_player', 'four_player'];
-const MODES = { two_player: ['dark', 'open', 'flip'], four_player: ['dark', 'open', 'half_open'] };
 const PAGE = 50;
 
 /** A rank by its role code, as the pieces are named (营长 / Major). */
@@ -37,16 +36,22 @@ export function titleBadge(code, provisional = false) {
 export class LeaderboardView {
   constructor(root, board, mode, { info } = {}) {
     this.root = root;
-    this.modes = info?.modes || MODES;
+    // The server's modes per board, and the rule book's for a board it does not list.
+    this.modes = { ...MODES, ...(info?.modes || {}) };
     this.board = BOARDS.includes(board) ? board : 'two_player';
     this.mode = (this.modes[this.board] || []).includes(mode) ? mode : 'dark';
     this.offset = 0;
     this.data = null;
     this.error = null;
+    this.boardsServed = Array.isArray(info?.boards) ? info.boards : null;
     this.build();
     this.load();
   }
   relabel() { this.build(); }
+  /** Whether the server plays the board shown (a board it does not play has no ratings yet). */
+  served() {
+    return !this.boardsServed || this.boardsServed.includes(this.board);
+  }
   /** Show another board or mode (the URL follows, so it can be shared or reloaded). */
   show(board, mode) {
     this.board = board;
@@ -57,6 +62,12 @@ export class LeaderboardView {
     this.load();
   }
   async load() {
+    if (!this.served()) {
+      this.data = { players: [] };
+      this.error = null;
+      this.build();
+      return;
+    }
     const want = `${this.board}/${this.mode}/${this.offset}`;
     this.loading = want;
     try {
@@ -86,7 +97,9 @@ export class LeaderboardView {
     if (this.error) return h('div', { class: 'notice error', id: 'lb-error' }, t('error', { msg: serverMessage(this.error) }));
     if (!this.data) return h('p', { class: 'muted', id: 'lb-loading' }, t('player.loading'));
     const players = this.data.players || [];
-    if (!players.length) return h('p', { class: 'muted', id: 'lb-empty' }, t('lb.empty'));
+    if (!players.length) {
+      return h('p', { class: 'muted', id: 'lb-empty' }, this.served() ? t('lb.empty') : t('lobby.notServed', { boards: t(`lobby.only.${this.board}`) }));
+    }
     const rows = players.map((p) => h('tr', { 'data-player': p.id, 'data-rank': p.rank },
       h('td', { class: 'num rank' }, p.rank),
       h('td', { class: 'name' }, playerLink(p.name, {}, linkKey(p.name, p.id, false))),

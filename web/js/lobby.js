@@ -1,7 +1,8 @@
-// The lobby (#/): play the computer in one click (board, mode, strength and move clock, the last
-// choice remembered), join by code, the table list, recent games and the create form (its
-// house-rule names explain themselves on hover or tap). Messages are toasts (toast.js), so an old
-// error never pushes the page down.
+// The lobby (#/): play the computer in one click (board — two, three, four or six seats — mode,
+// strength and move clock, the last choice remembered), join by code, the table list, recent
+// games and the create form (board, mode, teams, seat, house rules; the house-rule names explain
+// themselves on hover or tap). Boards the server does not list in GET /api/info are shown but
+// not offered. Messages are toasts (toast.js), so an old error never pushes the page down.
 import { h, clear } from './ui.js';
 import { t } from './i18n.js';
 import { api, saveSeatToken, ApiError } from './api.js';
@@ -9,9 +10,16 @@ import { serverMessage } from './errors.js';
 import { playerLink, seatLinkKey, linkKey, displayName } from './player.js';
 import { toast, dismissToast } from './toast.js';
 import { ruleTip } from './help.js';
+// MODES: the modes of each board when the server does not say (GET /api/info "modes").
+import { BOARDS, SEATS, TEAMS, MODES } from './board.js';
 
-/** The modes of each board when the server does not say (GET /api/info "modes"). */
-const MODES = { two_player: ['dark', 'open', 'flip'], four_player: ['dark', 'open', 'half_open'] };
+/** The 人机对战 button of each board (its id is `play-computer-<seats>`). */
+const PLAY_KEYS = { two_player: 'lobby.play2', three_player: 'lobby.play3', four_player: 'lobby.play4', six_player: 'lobby.play6' };
+
+/** Boards as a list in words (两人军棋、四国军棋 / two-player and four-player). */
+function boardList(boards) {
+  return boards.map((b) => t(`lobby.only.${b}`)).join(t('lobby.boardsJoin'));
+}
 
 /** Move clocks offered against the computer, in seconds (0: none). The server takes 0–3600. */
 export const CLOCKS = [0, 20, 30, 60, 120];
@@ -80,10 +88,14 @@ export class Lobby {
   modesOf(board) {
     return this.info.modes?.[board] || MODES[board];
   }
-  /** Every mode of either board, in the order the server lists them (暗棋 明棋 翻棋 双明). */
+  /** Whether the server plays a board (GET /api/info "boards"; every board when it does not say). */
+  served(board) {
+    return !Array.isArray(this.info.boards) || this.info.boards.includes(board);
+  }
+  /** Every mode of any board, in the order the server lists them (暗棋 明棋 翻棋 双明). */
   allModes() {
     const all = [];
-    for (const b of ['two_player', 'four_player']) for (const m of this.modesOf(b)) if (!all.includes(m)) all.push(m);
+    for (const b of BOARDS) for (const m of this.modesOf(b)) if (!all.includes(m)) all.push(m);
     return all;
   }
 
@@ -110,15 +122,20 @@ export class Lobby {
       CLOCKS.map((s) => h('option', { value: s }, s ? t('lobby.clockSeconds', { s }) : t('clock.none'))));
     this.clockSel.value = String(clocks);
     const hint = h('p', { class: 'muted small', id: 'pc-hint' });
-    const start2 = h('button', { class: 'primary', id: 'play-computer-2', onclick: () => this.playComputer('two_player') }, t('lobby.play2'));
-    const start4 = h('button', { class: 'primary', id: 'play-computer-4', onclick: () => this.playComputer('four_player') }, t('lobby.play4'));
-    // A mode one board lacks (翻棋, 双明) disables that board's button, and says why.
+    const starts = BOARDS.map((b) => h('button', {
+      class: 'primary', id: `play-computer-${SEATS[b]}`, 'data-board': b, onclick: () => this.playComputer(b),
+    }, t(PLAY_KEYS[b])));
+    // A board the server does not play yet is shown, disabled, and said once.
+    const unserved = BOARDS.filter((b) => !this.served(b));
+    const servedHint = h('p', { class: 'muted small', id: 'pc-served', hidden: !unserved.length },
+      unserved.length ? t('lobby.notServed', { boards: boardList(unserved) }) : '');
+    // A mode some board lacks (翻棋, 双明) disables that board's button, and says which boards have it.
     const sync = () => {
       const m = this.chosenMode();
-      start2.disabled = !this.modesOf('two_player').includes(m);
-      start4.disabled = !this.modesOf('four_player').includes(m);
-      hint.textContent = start4.disabled ? t('lobby.modeOnly2', { mode: t(`mode.${m}`) })
-        : start2.disabled ? t('lobby.modeOnly4', { mode: t(`mode.${m}`) }) : '';
+      BOARDS.forEach((b, i) => { starts[i].disabled = !this.served(b) || !this.modesOf(b).includes(m); });
+      const served = BOARDS.filter((b) => this.served(b));
+      const having = served.filter((b) => this.modesOf(b).includes(m));
+      hint.textContent = having.length && having.length < served.length ? t('lobby.modeOnly', { mode: t(`mode.${m}`), boards: boardList(having) }) : '';
       this.remember();
     };
     this.modeBox = modeBox;
@@ -131,8 +148,8 @@ export class Lobby {
         h('div', { class: 'field' }, h('span', { class: 'field-name' }, t('lobby.mode')), modeBox),
         this.botSel ? h('label', { class: 'field' }, t('lobby.opponent'), this.botSel) : null,
         h('label', { class: 'field' }, t('lobby.clock'), this.clockSel)),
-      h('div', { class: 'big-buttons' }, start2, start4),
-      hint);
+      h('div', { class: 'big-buttons' }, ...starts),
+      hint, servedHint);
     sync();
     return panel;
   }
@@ -181,16 +198,35 @@ export class Lobby {
 
   createForm() {
     const info = this.info;
+    // Every board; one the server does not play yet is listed but cannot be chosen.
     const boardSel = h('select', { id: 'create-board' },
-      ['two_player', 'four_player'].map((b) => h('option', { value: b }, t(`board.${b}`))));
+      BOARDS.map((b) => h('option', { value: b, disabled: !this.served(b) }, t(`board.${b}`))));
     const modeSel = h('select', { id: 'create-mode' });
+    // Teams (RULES §7.2) on the boards that have a choice: four and six seats.
+    const teamsSel = h('select', { id: 'create-teams', 'aria-label': t('opt.teams') });
+    const teamsField = h('div', { class: 'field', id: 'create-teams-field' }, ruleTip('teams'), teamsSel);
+    const teamsHint = h('p', { class: 'muted small', id: 'create-teams-hint', hidden: true }, t('lobby.halfOpenTeams'));
+    // The modes of the board, without half-open when every seat plays alone (RULES §8.2).
+    const fillModes = () => {
+      const b = boardSel.value;
+      const was = modeSel.value;
+      const alone = TEAMS[b].length > 1 && teamsSel.value === 'none';
+      const modes = this.modesOf(b).filter((m) => !(alone && m === 'half_open'));
+      clear(modeSel).append(...modes.map((m) => h('option', { value: m }, t(`mode.${m}`))));
+      if (modes.includes(was)) modeSel.value = was;
+      teamsHint.hidden = !(alone && this.modesOf(b).includes('half_open'));
+    };
+    teamsSel.onchange = fillModes;
     const seatSel = h('select', { id: 'create-seat' });
     const botsBox = h('div', { class: 'row', id: 'create-bots' });
     const optsBox = h('div', { class: 'grid-form', id: 'create-options' });
     const fill = () => {
       const b = boardSel.value;
-      clear(modeSel).append(...this.modesOf(b).map((m) => h('option', { value: m }, t(`mode.${m}`))));
-      const n = b === 'two_player' ? 2 : 4;
+      const choices = TEAMS[b];
+      clear(teamsSel).append(...choices.map((v) => h('option', { value: v }, t(`opt.teams.${v}`))));
+      teamsField.hidden = choices.length < 2;
+      fillModes();
+      const n = SEATS[b];
       clear(seatSel).append(...Array.from({ length: n }, (_, s) => h('option', { value: s }, t(`seat.${b}.${s}`))));
       const fillBots = () => {
         clear(botsBox).append(h('span', { class: 'muted' }, `${t('lobby.bots')}:`));
@@ -202,6 +238,7 @@ export class Lobby {
       seatSel.onchange = fillBots;
       fillBots();
       clear(optsBox);
+      if (choices.length > 1) optsBox.append(teamsField);
       // The option's name carries its explanation (ruleTip): not inside a <label>, so that a tap
       // on the name opens the explanation instead of the select.
       for (const [name, values, only] of OPTION_CHOICES) {
@@ -227,6 +264,8 @@ export class Lobby {
         if (s.value !== def) options[s.dataset.option] = s.value;
       }
       for (const s of optsBox.querySelectorAll('[data-option-bool]')) if (s.value === 'true') options[s.dataset.optionBool] = true;
+      // Teams, like every option, only when not the board's default (alternate).
+      if (TEAMS[b].length > 1 && teamsSel.value !== TEAMS[b][0]) options.teams = teamsSel.value;
       const bots = [...botsBox.querySelectorAll('[data-bot-seat]')].filter((c) => c.checked)
         .map((c) => ({ seat: Number(c.dataset.botSeat), bot: this.botSel?.value || (info.bots || ['random'])[0] }));
       const body = {
@@ -253,6 +292,7 @@ export class Lobby {
       h('h3', { style: { marginTop: '0.7rem' } }, t('lobby.options'), ' ',
         h('a', { href: '#/help/rules', class: 'small', id: 'create-rules-help' }, t('lobby.ruleHelp'))),
       optsBox,
+      teamsHint,
       h('div', { style: { marginTop: '0.6rem' } }, botsBox),
       h('label', { class: 'row', style: { marginTop: '0.5rem' } }, priv, t('lobby.private')),
       h('div', { class: 'buttons', style: { marginTop: '0.6rem' } }, h('button', { class: 'primary', id: 'create-btn', onclick: create }, t('lobby.create'))));

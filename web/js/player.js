@@ -6,6 +6,7 @@ import { t, seatName, getLang } from './i18n.js';
 import { api } from './api.js';
 import { serverMessage } from './errors.js';
 import { titleBadge } from './leaderboard.js';
+import { sameTeam } from './board.js';
 
 /** `two_player/dark` → "两人军棋 · 暗棋". */
 export function categoryLabel(category) {
@@ -137,11 +138,12 @@ export class PlayerView {
     const board = g.board || 'two_player';
     const result = resultFor(g.outcome, g.seat);
     const reason = g.outcome?.reason ? t(`reason.${g.outcome.reason}`) : '';
-    const partner = board === 'four_player' ? (g.seat + 2) % 4 : null;
+    // Teammates under the game's `teams` option (RULES §7.2; absent: the board's default).
+    const partner = (s) => s !== g.seat && sameTeam(board, g.options?.teams, g.seat, s);
     // Linked by id when the server gives ids (a guest has no page by name).
     const ids = g.player_ids || [];
     const others = (g.players || []).map((name, s) => (s === g.seat ? null : h('span', { class: 'other' },
-      playerLink(name, {}, linkKey(name, ids[s])), h('span', { class: 'muted' }, paren(`${seatName(board, s)}${s === partner ? ` · ${t('player.partner')}` : ''}`)))))
+      playerLink(name, {}, linkKey(name, ids[s])), h('span', { class: 'muted' }, paren(`${seatName(board, s)}${partner(s) ? ` · ${t('player.partner')}` : ''}`)))))
       .filter(Boolean);
     return h('tr', { 'data-game': g.id, 'data-result': result },
       h('td', { class: 'opt' }, fmtTime(g.finished_ms)),

@@ -8,7 +8,7 @@ import { roleName } from './roles.js';
 import { describeOutcome, lastMoveOf, fallen, entryText } from './events.js';
 import { serverMessage } from './errors.js';
 import { playerLink, linkKey } from './player.js';
-import { topology, movePath } from './board.js';
+import { topology, movePath, SEATS } from './board.js';
 import { glideMs } from './queue.js';
 
 export class ReplayView {
@@ -43,7 +43,8 @@ export class ReplayView {
 
   build() {
     const d = this.data;
-    this.boardEl = h('div', { class: `board-wrap${this.board === 'four_player' ? ' four' : ''}`, id: 'board' });
+    const multi = this.board !== 'two_player';
+    this.boardEl = h('div', { class: `board-wrap${multi ? ' multi' : ''}${this.board === 'four_player' ? ' four' : ''}`, id: 'board' });
     this.slider = h('input', { type: 'range', min: 0, max: this.total, value: 0, id: 'replay-slider', 'aria-label': t('replay.title'), oninput: (e) => this.show(Number(e.target.value)) });
     this.counter = h('span', { id: 'replay-counter' });
     this.playBtn = h('button', { id: 'replay-play', onclick: () => this.togglePlay() }, t('replay.play'));
@@ -79,6 +80,8 @@ export class ReplayView {
       board: this.board,
       middleRail: (this.data.start?.options?.middle_crossing || 'rail') !== 'road',
       viewer: 0,
+      seated: false, // the replay is seen from seat 0's side, by nobody in particular
+      teams: this.data.start?.options?.teams,
       onClick: () => {},
     });
   }
@@ -139,7 +142,7 @@ export class ReplayView {
     if (cur && cur.scrollIntoView) cur.scrollIntoView({ block: 'nearest' });
     const lang = getLang();
     clear(this.deadEl).append(h('h3', {}, t('dead.title')));
-    for (const f of fallen(pos, this.board === 'four_player' ? 4 : 2)) {
+    for (const f of fallen(pos, SEATS[this.board] || 2)) {
       const colour = SEAT_COLOURS[this.board][f.seat] || '#777';
       this.deadEl.append(h('div', { class: 'seat-dead', 'data-seat': f.seat },
         h('strong', {}, `${f.seat === null ? t('dead.total') : seatName(this.board, f.seat)}:`),

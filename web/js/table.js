@@ -8,7 +8,7 @@ import { h, clear, fmtClock } from './ui.js';
 import { t, seatName, getLang } from './i18n.js';
 import { api, TableSocket, saveSeatToken, seatToken } from './api.js';
 import { BoardView, SEAT_COLOURS } from './render.js';
-import { topology, isLocalCamp, movePath } from './board.js';
+import { topology, isLocalCamp, movePath, SEATS, sameTeam } from './board.js';
 import { roleName, ROLES } from './roles.js';
 import * as D from './deploy.js';
 import { describeEntry, describeOutcome, lastMoveOf, fallen, skipCounts, eventSquares } from './events.js';
@@ -134,8 +134,18 @@ export class TableView {
   get board() {
     return this.s.table?.board || this.s.observation?.board || this.s.deploy?.board || null;
   }
+  /** Seats of the board (2, 3, 4 or 6). */
   get seats() {
-    return this.board === 'four_player' ? 4 : 2;
+    return SEATS[this.board] || 2;
+  }
+  /** The table's `teams` option (RULES §7.2), as the table or the observation says it. */
+  get teams() {
+    return this.s.table?.options?.teams ?? this.s.observation?.options?.teams;
+  }
+  /** Whether `seat` is this person's teammate (their own seat left out; nobody's for a spectator). */
+  isTeammate(seat) {
+    const me = this.s.seat;
+    return me !== null && me !== undefined && seat !== me && sameTeam(this.board, this.teams, me, seat);
   }
   get middleRail() {
     return (this.s.observation?.options?.middle_crossing || 'rail') !== 'road';
@@ -442,11 +452,15 @@ export class TableView {
     if (!board) return;
     const viewer = this.s.seat ?? 0;
     if (!this.view || this.view.opts.board !== board || this.viewMiddle !== this.middleRail) {
-      this.boardEl.classList.toggle('four', board === 'four_player');
-      this.boardEl.parentNode?.classList.toggle('four', board === 'four_player');
+      // Multi-seat boards (three, four, six seats) take the wider column.
+      const multi = board !== 'two_player';
+      for (const e of [this.boardEl, this.boardEl.parentNode]) {
+        e?.classList.toggle('four', board === 'four_player');
+        e?.classList.toggle('multi', multi);
+      }
       this.viewMiddle = this.middleRail;
       this.view = new BoardView(this.boardEl, {
-        board, middleRail: this.middleRail, viewer,
+        board, middleRail: this.middleRail, viewer, teams: this.teams, seated: this.s.seat !== null && this.s.seat !== undefined,
         onClick: (sq) => this.onSquare(sq),
         onDrag: (a, b) => this.onDrag(a, b),
         onDragStart: (a) => this.onDragStart(a),
@@ -454,13 +468,14 @@ export class TableView {
         markable: (sq) => this.isMarkable(sq),
         onMark: (sq, x, y) => this.openMarkMenu(sq, x, y),
       });
-      // A four-player board on a phone opens zoomed (pieces of 32 px and more), on your own arm.
-      const want = getZoom(board) ?? readableZoom(board, this.boardEl.clientWidth);
+      // A multi-seat board on a phone opens zoomed (pieces of 32 px and more), on your own arm.
+      const want = getZoom(board) ?? readableZoom(board, this.boardEl.clientWidth, this.view.geo.width);
       this.zoom.z = 1;
       this.zoom.set(want);
       this.renderBar();
     } else {
-      this.view.setViewer(viewer);
+      this.view.setViewer(viewer, this.s.seat !== null && this.s.seat !== undefined);
+      this.view.setTeams(this.teams);
     }
   }
 
@@ -869,7 +884,8 @@ export class TableView {
     if (!o || !this.board || (s.status !== 'playing' && s.status !== 'over') || s.status === 'over') { el.hidden = true; return; }
     el.hidden = false;
     const rows = this.analysis().seats;
-    const friend = (seat) => seat === s.seat || (this.board === 'four_player' && s.seat !== null && seat === (s.seat + 2) % 4);
+    // Not the viewer's own seat, nor a teammate's (RULES §7.2).
+    const friend = (seat) => seat === s.seat || this.isTeammate(seat);
     const lang = getLang();
     const body = [];
     for (const r of rows) {
@@ -949,7 +965,7 @@ export class TableView {
           seat === s.seat ? t('seat.you') : '',
           info.kind === 'human' && info.connected === false ? ` · ${t('seat.offline')}` : ''),
       );
-      if (this.board === 'four_player' && s.seat !== null && seat === (s.seat + 2) % 4) {
+      if (this.isTeammate(seat)) {
         row.append(h('span', { class: 'tag partner', 'data-partner': 'true' }, t('seat.partner')));
       }
       if (o && o.skips) row.append(...this.skipTags(seat));

@@ -46,7 +46,7 @@ function startPieces(board, mode, viewer, own) {
 /**
  * The tally.
  * @param {object} p
- * @param {string} p.board 'two_player' | 'four_player'
+ * @param {string} p.board a board of board.js BOARDS (its seat count comes from the topology)
  * @param {string} [p.mode] 'dark' | 'open' | 'half_open' | 'flip'
  * @param {object} [p.options] rule options (landmine, engineer_scout)
  * @param {number|null} p.viewer the viewer's seat (null: a spectator)

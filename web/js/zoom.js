@@ -1,13 +1,17 @@
 // Zoom and pan of the board on small screens. The board's wrapper becomes a scrolling window
 // onto a larger board (pan by scrolling or by dragging an empty part of the board, zoom with the
-// buttons, a pinch or ctrl + wheel). A four-player board on a phone opens zoomed so that its pieces
-// are at least 32 px, centred on the player's own arm (at the bottom). Pure sizing rules are
-// exported for the unit tests.
+// buttons, a pinch or ctrl + wheel). A multi-seat board (three, four or six seats) on a phone opens
+// zoomed so that its pieces are at least 32 px, centred on the player's own arm (render.js marks
+// where it is on the svg). Pure sizing rules are exported for the unit tests.
 
 /** Board units per piece tile height, per board (render.js LAYOUT tileH). */
-const TILE_H = { two_player: 36, four_player: 34 };
-/** Board width in units (render.js Geometry). */
-const WIDTH = { two_player: 2 * 26 + 5 * 98, four_player: 2 * 16 + 18 * 48 };
+const TILE_H = { two_player: 36, three_player: 34, four_player: 34, six_player: 38 };
+/**
+ * Board width in units (render.js Geometry), when the caller does not say: the three-player
+ * board's width depends on the viewer (it is cut to its three arms), the six-player star's is
+ * that of a 193-square star of 48-unit steps.
+ */
+const WIDTH = { two_player: 2 * 26 + 5 * 98, three_player: 2 * 16 + 18 * 48, four_player: 2 * 16 + 18 * 48, six_player: 995 };
 /** Pieces must be at least this tall on screen (px) for labels to be read and taps to hit. */
 export const MIN_PIECE_PX = 32;
 export const MAX_ZOOM = 4;
@@ -15,16 +19,17 @@ export const MAX_ZOOM = 4;
 /**
  * The zoom (1 = the board as wide as its window) at which a board shown `widthPx` wide has
  * pieces of at least MIN_PIECE_PX, a little above it; 1 when the board already has them.
+ * `units` is the board's width in board units (the svg's viewBox), when known.
  */
-export function readableZoom(board, widthPx) {
+export function readableZoom(board, widthPx, units = WIDTH[board]) {
   if (!widthPx || !WIDTH[board]) return 1;
   // The two-player board keeps its overview (its pieces are wide enough to tap and read); the
   // zoom buttons enlarge it on demand.
-  if (board !== 'four_player') return 1;
+  if (board === 'two_player') return 1;
   // Wide screens show the whole board (it fits the window's height there; a mouse hits its
   // cells); the zoom is for phones and narrow windows.
   if (widthPx >= 600) return 1;
-  const pxPerUnit = widthPx / WIDTH[board];
+  const pxPerUnit = widthPx / (units || WIDTH[board]);
   const need = (MIN_PIECE_PX + 2) / (TILE_H[board] * pxPerUnit);
   return need <= 1 ? 1 : Math.min(MAX_ZOOM, Math.round(need * 100) / 100);
 }
@@ -106,10 +111,12 @@ export class Zoom {
     if (this.z > 1) {
       const vx = at ? at.x - r.left : w.clientWidth / 2;
       const vy = at ? at.y - r.top : w.clientHeight;
-      // Own arm: three quarters of the way down the board on a four-player board.
-      const four = svg.classList.contains('board-four_player');
-      const ty = at ? fy : four ? 0.82 : fy;
-      w.scrollLeft = fx * w.scrollWidth - vx;
+      // Own arm: where the board says it is (a multi-seat board marks the middle of the
+      // viewer's arm), else the bottom centre.
+      const home = svg.dataset.homeY !== undefined;
+      const tx = at || !home ? fx : Number(svg.dataset.homeX);
+      const ty = at ? fy : home ? Number(svg.dataset.homeY) : fy;
+      w.scrollLeft = tx * w.scrollWidth - vx;
       w.scrollTop = ty * w.scrollHeight - (at ? vy : w.clientHeight / 2);
     }
     if (old !== this.z) this.onChange(this.z);

@@ -1,4 +1,4 @@
-//! Prints the perft suite kept in `tests/perft/suite.perft`: positions on both boards (openings,
+//! Prints the perft suite kept in `tests/perft/suite.perft`: positions on every board (openings,
 //! middle games and endgames reached by seeded random play, several modes and options) with
 //! their perft counts. Run `cargo run --release -p junqi-core --example perft_suite`.
 
@@ -106,6 +106,62 @@ fn main() {
             r#"{"turn_order":"clockwise","losing_attacks":"forbidden"}"#,
             60,
             2,
+        ),
+        (
+            "3p-dark-opening",
+            BoardKind::ThreePlayer,
+            Mode::Dark,
+            "{}",
+            0,
+            3,
+        ),
+        (
+            "3p-dark-middle",
+            BoardKind::ThreePlayer,
+            Mode::Dark,
+            "{}",
+            90,
+            3,
+        ),
+        (
+            "3p-open-any-turns-clockwise",
+            BoardKind::ThreePlayer,
+            Mode::Open,
+            r#"{"rail_turns":"any","turn_order":"clockwise"}"#,
+            150,
+            3,
+        ),
+        (
+            "6p-dark-opening",
+            BoardKind::SixPlayer,
+            Mode::Dark,
+            "{}",
+            0,
+            3,
+        ),
+        (
+            "6p-dark-middle",
+            BoardKind::SixPlayer,
+            Mode::Dark,
+            "{}",
+            120,
+            3,
+        ),
+        (
+            "6p-half-open-opposite",
+            BoardKind::SixPlayer,
+            Mode::HalfOpen,
+            r#"{"teams":"opposite"}"#,
+            200,
+            3,
+        ),
+        (
+            "6p-dark-free-for-all-bomb-flies",
+            BoardKind::SixPlayer,
+            Mode::Dark,
+            r#"{"teams":"none","bomb_flies":true}"#,
+            300,
+            3,
         ),
     ];
     println!(

@@ -365,7 +365,7 @@ fn setup_samples(covered: &mut Vec<usize>) -> Vec<Sample> {
             },
             "setup.eliminated_seat_has_piece",
             json!({"seat": 3, "square": "a10"}),
-            "seat 3 is eliminated but has a piece on a10 (a four-player seat's pieces leave the board)",
+            "seat 3 is eliminated but has a piece on a10 (an eliminated seat's pieces leave a multi-seat board)",
         ),
         check(
             S::TooMany {

@@ -288,9 +288,9 @@ pub enum SetupError {
         /// The piece's square.
         square: String,
     },
-    /// A four-player seat listed as eliminated still has a piece on the board.
+    /// A multi-seat seat listed as eliminated still has a piece on the board.
     #[error(
-        "seat {seat} is eliminated but has a piece on {square} (a four-player seat's pieces leave the board)"
+        "seat {seat} is eliminated but has a piece on {square} (an eliminated seat's pieces leave a multi-seat board)"
     )]
     EliminatedSeatHasPiece {
         /// The seat.

@@ -152,9 +152,15 @@ fn parse_list<T>(
 
 /// Whether a key looks like a square name (a letter then digits), so that an unknown one is
 /// reported as an unknown square rather than an unknown key.
+/// Whether a key names a square rather than an option or counter: a grid square (`a2`, `g14`)
+/// or a six-player one (`0b1`, `x`, `n4`, `t5`). Whether the board has it is checked later.
 fn looks_like_square(k: &str) -> bool {
     let b = k.as_bytes();
-    b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1..].iter().all(|c| c.is_ascii_digit())
+    let digits = |s: &[u8]| !s.is_empty() && s.iter().all(u8::is_ascii_digit);
+    let grid = b.len() >= 2 && b[0].is_ascii_alphabetic() && digits(&b[1..]);
+    let arm =
+        b.len() >= 3 && b[0].is_ascii_digit() && b[1].is_ascii_alphabetic() && digits(&b[2..]);
+    grid || arm || k == "x"
 }
 
 /// Read the text form into an unvalidated [`Setup`]: the syntax, option names and values,

@@ -257,7 +257,7 @@ fn pieces_of_a_setup_have_their_codes() {
         setup_error(Pos::four().with(&[("g2", 1, Captain)]).eliminated(&[1])),
         "setup.eliminated_seat_has_piece",
         json!({"seat": 1, "square": "g2"}),
-        "seat 1 is eliminated but has a piece on g2 (a four-player seat's pieces leave the board)",
+        "seat 1 is eliminated but has a piece on g2 (an eliminated seat's pieces leave a multi-seat board)",
     );
     let mut s = Pos::two().with(&[("a2", 0, Captain)]).setup();
     s.pieces[0].at = Square(60);

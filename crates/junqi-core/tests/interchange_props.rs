@@ -40,6 +40,30 @@ fn rule_sets() -> Vec<(&'static str, Rules)> {
         ("4p dark", d(FourPlayer, Dark)),
         ("4p open", d(FourPlayer, Open)),
         ("4p half_open", d(FourPlayer, HalfOpen)),
+        ("3p dark", d(ThreePlayer, Dark)),
+        ("3p open", d(ThreePlayer, Open)),
+        ("6p dark", d(SixPlayer, Dark)),
+        ("6p half_open", d(SixPlayer, HalfOpen)),
+        (
+            "6p open teams opposite carry_home",
+            with(SixPlayer, Open, &|o| {
+                o.teams = junqi_core::Teams::Opposite;
+                o.win_by_flag = WinByFlag::CarryHome;
+            }),
+        ),
+        (
+            "6p dark teams none engineer_scout",
+            with(SixPlayer, Dark, &|o| {
+                o.teams = junqi_core::Teams::None;
+                o.engineer_scout = true;
+            }),
+        ),
+        (
+            "4p half_open teams opposite",
+            with(FourPlayer, HalfOpen, &|o| {
+                o.teams = junqi_core::Teams::Opposite
+            }),
+        ),
         (
             "2p dark carry_home engineer_scout",
             with(TwoPlayer, Dark, &|o| {

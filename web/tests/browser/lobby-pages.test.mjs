@@ -105,10 +105,11 @@ for (const [size, viewport] of Object.entries(SIZES)) {
     assert.equal(await page.locator('#play-bot').inputValue(), 'random');
     assert.equal(await page.locator('#pc-clock').inputValue(), '30');
 
-    // 双明 is four-player only.
+    // 双明 is four- (and, on a server that plays it, six-) player only.
     await page.click('label:has(#pc-mode-half_open)');
     assert.equal(await page.locator('#play-computer-2').isDisabled(), true);
-    assert.equal(await page.locator('#pc-hint').textContent(), '双明只有四国军棋');
+    const six = (info.boards || []).includes('six_player');
+    assert.equal(await page.locator('#pc-hint').textContent(), six ? '双明只有四国军棋、六国军棋' : '双明只有四国军棋');
     await page.selectOption('#pc-clock', '0');
     await page.click('#play-computer-4');
     await page.waitForURL(/#\/table\//);

@@ -50,6 +50,14 @@ impl Pos {
     pub fn four() -> Pos {
         Pos::new(BoardKind::FourPlayer, Mode::Dark)
     }
+    /// Three-player dark play.
+    pub fn three() -> Pos {
+        Pos::new(BoardKind::ThreePlayer, Mode::Dark)
+    }
+    /// Six-player dark play (teams alternate unless `opts` says otherwise).
+    pub fn six() -> Pos {
+        Pos::new(BoardKind::SixPlayer, Mode::Dark)
+    }
     /// Two-player flip play.
     pub fn flip() -> Pos {
         Pos::new(BoardKind::TwoPlayer, Mode::Flip)
@@ -190,10 +198,17 @@ pub fn name(p: &Position, s: Square) -> String {
     p.topology().name(s).to_string()
 }
 
-/// Sort square names by file, then rank (`a2` before `a10`).
+/// Sort square names by file, then rank (`a2` before `a10`; six-player `0e2` before `0e10`
+/// likewise, by the name up to its last digits and then their number).
 pub fn sorted(names: impl IntoIterator<Item = impl Into<String>>) -> Vec<String> {
     let mut v: Vec<String> = names.into_iter().map(Into::into).collect();
-    v.sort_by_key(|n| (n.as_bytes()[0], n[1..].parse::<u32>().unwrap_or(0)));
+    v.sort_by_key(|n| {
+        let cut = n
+            .trim_end_matches(|c: char| c.is_ascii_digit())
+            .len()
+            .max(1);
+        (n[..cut].to_string(), n[cut..].parse::<u32>().unwrap_or(0))
+    });
     v.dedup();
     v
 }
