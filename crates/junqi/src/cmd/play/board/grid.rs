@@ -85,12 +85,12 @@ impl<'t> Screen<'t> {
     /// or turned round, ranks when it is turned a quarter.
     fn column_label(&self, x: i32) -> String {
         let sq = (0..self.height).find_map(|y| self.at(x, y));
-        self.label(sq, self.turns % 2 == 0)
+        self.label(sq, self.turns.is_multiple_of(2))
     }
 
     fn row_label(&self, y: i32) -> String {
         let sq = (0..self.width).find_map(|x| self.at(x, y));
-        self.label(sq, self.turns % 2 == 1)
+        self.label(sq, !self.turns.is_multiple_of(2))
     }
 
     fn label(&self, sq: Option<Square>, file: bool) -> String {

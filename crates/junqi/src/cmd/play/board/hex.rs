@@ -197,7 +197,9 @@ pub fn render(obs: &Observation, v: &View<'_>) -> String {
 /// A camp's diagonal road in one of the four arms drawn slanting.
 fn slanting_camp_diagonal(topo: &Topology, a: Square, b: Square, me: Seat) -> bool {
     match (topo.home(a), topo.home(b)) {
-        (Some(p), Some(q)) => p.row != q.row && p.col != q.col && place(p.seat, me) % 3 != 0,
+        (Some(p), Some(q)) => {
+            p.row != q.row && p.col != q.col && !place(p.seat, me).is_multiple_of(3)
+        }
         _ => false,
     }
 }
