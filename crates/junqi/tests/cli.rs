@@ -555,8 +555,8 @@ fn play_on_the_three_and_six_player_boards_checks_seats_teams_and_modes() {
     );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let out = stdout(&o);
-    assert!(out.contains("you play Southwest (you)"), "{out}");
-    assert!(out.contains("seats: team 0 South + 3 North · team 1 Southeast + 4 Northwest · team 2 Northeast (ally) + 5 Southwest (you)"), "{out}");
+    assert!(out.contains("you play Black (you)"), "{out}");
+    assert!(out.contains("seats: team 0 Red + 3 Green · team 1 Blue + 4 Purple · team 2 Orange (ally) + 5 Black (you)"), "{out}");
     let board: Vec<&str> = out
         .rsplit("seats: team 0")
         .next()
@@ -575,7 +575,7 @@ fn play_on_the_three_and_six_player_boards_checks_seats_teams_and_modes() {
         "{}",
         board[28]
     );
-    // Half-open play: the ally's (Northeast's) pieces are named, the others hidden.
+    // Half-open play: the ally's (Orange's) pieces are named, the others hidden.
     let text = board.join("\n");
     assert!(text.contains("2Flag"), "{text}");
     assert!(!text.contains("0Flag") && text.contains("0 ??"), "{text}");

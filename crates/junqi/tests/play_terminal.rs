@@ -488,7 +488,7 @@ fn a_three_player_endgame_taking_both_flags_with_marks_dead_and_history() {
 }
 
 #[test]
-fn a_six_player_game_from_the_deal_as_northwest_with_teammates() {
+fn a_six_player_game_from_the_deal_as_purple_with_teammates() {
     // The arm's front corner 4a6 always holds a movable piece, the camp 4b5 is empty.
     let (out, _) = play(
         "six-deal",
@@ -498,13 +498,13 @@ fn a_six_player_game_from_the_deal_as_northwest_with_teammates() {
     has(
         &out,
         &[
-            "军棋 six_player / dark — 你是 西北方（你）",
+            "军棋 six_player / dark — 你是 紫方（你）",
             "棋盘: 0-5 是棋子所属方",
-            "各方: 队 0 南方（队友） + 2 东北方（队友） + 4 西北方（你） · 队 1 东南方 + 3 北方 + 5 西南方",
+            "各方: 队 0 红方（队友） + 2 橙方（队友） + 4 紫方（你） · 队 1 蓝方 + 3 绿方 + 5 黑方",
             "4a6: ",
-            "西北方（你） 4a6-4b5",
+            "紫方（你） 4a6-4b5",
             // The team gives up together: two teams, so no placings.
-            "对局结束： 东南方、北方、西南方 获胜 (投降) — 你输了。",
+            "对局结束： 蓝方、绿方、黑方 获胜 (投降) — 你输了。",
         ],
     );
     assert!(!out.contains("名次"), "{out}");
@@ -522,7 +522,7 @@ fn a_six_player_game_from_the_deal_as_northwest_with_teammates() {
         "{}",
         map[38]
     );
-    assert!(map[38].contains("4 西北方（你）"), "{}", map[38]);
+    assert!(map[38].contains("4 紫方（你）"), "{}", map[38]);
     let first = words(map[0]);
     assert_eq!(
         first[first.len() - 5..],
@@ -552,8 +552,8 @@ fn a_six_player_game_from_the_deal_as_northwest_with_teammates() {
     assert!(board.iter().all(|l| columns(l) <= 117), "{text}");
 }
 
-/// Three teams under `teams=opposite` ({0, 3} {1, 4} {2, 5}), Northwest and Southwest already
-/// out: South's captains beside the flags of Southeast (1b1) and Northeast (2b1), whose majors
+/// Three teams under `teams=opposite` ({0, 3} {1, 4} {2, 5}), Purple and Black already
+/// out: Red's captains beside the flags of Blue (1b1) and Orange (2b1), whose majors
 /// cannot reach them in one move.
 const SIX_FLAGS: &str = "six_player dark 0 teams=opposite eliminated=4,5 0b1=0F 0c3=04 \
                          1a1=03 2a1=03 1b1=1F 1c3=14 2b1=2F 2c3=24 3b1=3F 3c3=34";
@@ -568,14 +568,14 @@ fn a_six_player_endgame_of_three_teams_in_english_gives_placings() {
     has(
         &out,
         &[
-            "seats: team 0 South (you) + 3 North (ally) · team 1 Southeast + 4 Northwest (out) · \
-             team 2 Northeast + 5 Southwest (out)",
+            "seats: team 0 Red (you) + 3 Green (ally) · team 1 Blue + 4 Purple (out) · \
+             team 2 Orange + 5 Black (out)",
             "not a legal action: 1a1-1c1",
-            "South (you) 1a1-1b1 attacks: flag captured!",
-            "Southeast is eliminated (flag captured)",
-            "Dead Southeast: flag×1",
-            "game over: South (you), North (ally) win (flag captured) — You win!",
-            "placings: 1. South (you)+North (ally)  2. Northeast+Southwest  3. Southeast+Northwest",
+            "Red (you) 1a1-1b1 attacks: flag captured!",
+            "Blue is eliminated (flag captured)",
+            "Dead Blue: flag×1",
+            "game over: Red (you), Green (ally) win (flag captured) — You win!",
+            "placings: 1. Red (you)+Green (ally)  2. Orange+Black  3. Blue+Purple",
             "your place: 1",
         ],
     );
@@ -602,8 +602,8 @@ fn a_six_player_free_for_all_from_the_deal_plays_on_after_the_player_resigns() {
     has(
         &out,
         &[
-            "seats: 0 South · 1 Southeast · 2 Northeast (you) · 3 North · 4 Northwest · 5 Southwest",
-            "Northeast (you) 2a6-2b5",
+            "seats: 0 Red · 1 Blue · 2 Orange (you) · 3 Green · 4 Purple · 5 Black",
+            "Orange (you) 2a6-2b5",
             "(you are out; the others play on to the end)",
             "game over:",
         ],
@@ -614,7 +614,7 @@ fn a_six_player_free_for_all_from_the_deal_plays_on_after_the_player_resigns() {
             .lines()
             .find(|l| l.starts_with("placings: 1. "))
             .unwrap();
-        assert!(placings.ends_with("6. Northeast (you)"), "{placings}");
+        assert!(placings.ends_with("6. Orange (you)"), "{placings}");
         has(&out, &["your place: 6"]);
     }
     assert!(replayed(&out, "game record saved to").is_over());

@@ -51,8 +51,8 @@ pub struct Args {
     #[command(flatten)]
     rules: RulesArgs,
     /// Your seat (two-player: 0 South, 1 North; three-player: 0 South, 1 East, 2 North;
-    /// four-player: 0 South, 1 East, 2 North, 3 West; six-player: 0 South, 1 Southeast,
-    /// 2 Northeast, 3 North, 4 Northwest, 5 Southwest).
+    /// four-player: 0 South, 1 East, 2 North, 3 West; six-player: 0 Red, 1 Blue, 2 Orange,
+    /// 3 Green, 4 Purple, 5 Black).
     #[arg(long, default_value_t = 0)]
     seat: u8,
     /// The bot playing every other seat: a name, or cmd:<command line> for an external engine.

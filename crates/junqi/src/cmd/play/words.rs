@@ -102,22 +102,15 @@ pub fn parse_role(text: &str) -> Option<Role> {
     })
 }
 
-/// A seat's name: 南方, East, 东北方 … Two-player: 南方 North; three-player 南方 东方 北方 (the
-/// four-player seats without West); six-player by the compass direction of each arm as seat 0
-/// sees the board (RULES §2.5: counter-clockwise from the bottom): 南方 东南方 东北方 北方 西北方
-/// 西南方.
+/// A seat's name: 南方, East, 红方 … Two-player 南方 北方; three-player 南方 东方 北方 (the
+/// four-player seats without West); six-player by the seat's colour, as the web client names
+/// them (six arms have no compass names; counter-clockwise from seat 0): 红方 蓝方 橙方 绿方 紫方
+/// 黑方.
 pub fn seat_name(board: BoardKind, seat: Seat, lang: Lang) -> &'static str {
     const ZH4: [&str; 4] = ["南方", "东方", "北方", "西方"];
     const EN4: [&str; 4] = ["South", "East", "North", "West"];
-    const ZH6: [&str; 6] = ["南方", "东南方", "东北方", "北方", "西北方", "西南方"];
-    const EN6: [&str; 6] = [
-        "South",
-        "Southeast",
-        "Northeast",
-        "North",
-        "Northwest",
-        "Southwest",
-    ];
+    const ZH6: [&str; 6] = ["红方", "蓝方", "橙方", "绿方", "紫方", "黑方"];
+    const EN6: [&str; 6] = ["Red", "Blue", "Orange", "Green", "Purple", "Black"];
     let s = seat as usize;
     match (board, lang) {
         (BoardKind::TwoPlayer, Lang::Zh) => ["南方", "北方"][s.min(1)],
@@ -205,8 +198,8 @@ mod tests {
             assert_eq!(letters.len(), board.seats(), "{board}");
         }
         assert_eq!(seat_name(BoardKind::ThreePlayer, 2, Lang::Zh), "北方");
-        assert_eq!(seat_name(BoardKind::SixPlayer, 1, Lang::Zh), "东南方");
-        assert_eq!(seat_name(BoardKind::SixPlayer, 4, Lang::En), "Northwest");
+        assert_eq!(seat_name(BoardKind::SixPlayer, 1, Lang::Zh), "蓝方");
+        assert_eq!(seat_name(BoardKind::SixPlayer, 4, Lang::En), "Purple");
         assert_eq!(seat_letter(BoardKind::SixPlayer, 5), '5');
     }
 
