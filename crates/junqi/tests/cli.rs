@@ -521,6 +521,7 @@ fn play_on_the_three_and_six_player_boards_checks_seats_teams_and_modes() {
         ),
         (vec!["--board", "six_player", "--teams", "pairs"], "pairs"),
         (vec!["--board", "six_player", "--mode", "flip"], "flip"),
+        (vec!["--colour", "sometimes"], "--colour"),
     ] {
         let mut all = vec!["play"];
         all.extend_from_slice(&args);

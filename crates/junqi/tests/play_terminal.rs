@@ -619,3 +619,42 @@ fn a_six_player_free_for_all_from_the_deal_plays_on_after_the_player_resigns() {
     }
     assert!(replayed(&out, "game record saved to").is_over());
 }
+
+#[test]
+fn colours_on_request_never_through_a_pipe_by_default() {
+    let (out, _) = play("colour-off", &["--board", "six_player"], "quit\n");
+    assert!(!out.contains('\x1b'), "colour codes through a pipe");
+    let (out, _) = play(
+        "colour-on",
+        &["--board", "six_player", "--colour", "always"],
+        "quit\n",
+    );
+    // Red's own pieces, Blue's hidden ones, the legend.
+    has(
+        &out,
+        &[
+            "\x1b[1;38;5;160m0 红方（你）\x1b[0m",
+            "\x1b[1;38;5;26m1 ??",
+            "\x1b[1;38;5;160m0军旗",
+        ],
+    );
+    let (out, _) = play(
+        "colour-on-three",
+        &[
+            "--board",
+            "three_player",
+            "--color",
+            "always",
+            "--lang",
+            "en",
+        ],
+        "quit\n",
+    );
+    has(
+        &out,
+        &[
+            "seats: \x1b[1;38;5;160mS South (you)\x1b[0m",
+            "\x1b[1;38;5;172mN ?? ",
+        ],
+    );
+}

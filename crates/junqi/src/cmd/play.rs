@@ -37,7 +37,7 @@ use marks::{MarkError, Marks};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use refusal::refusal_words;
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
 use words::{draw_words, elimination_words, parse_role, role_word, seat_letter, seat_name, Lang};
@@ -70,6 +70,10 @@ pub struct Args {
     /// Language of piece names and messages: zh or en.
     #[arg(long, default_value = "zh")]
     lang: String,
+    /// Pieces in their seat's colour: auto (when the output is a terminal and NO_COLOR is not
+    /// set), always or never.
+    #[arg(long, visible_alias = "color", default_value = "auto")]
+    colour: String,
     /// Start from this position (the position text form of docs/formats.md: an endgame, a
     /// puzzle) instead of deployments; its board, mode and options replace --board, --mode and
     /// --options.
@@ -87,6 +91,8 @@ struct Session<'a> {
     topo: &'static Topology,
     me: Seat,
     lang: Lang,
+    /// Paint pieces in their seat's colour.
+    colour: bool,
     pos: Position,
     bots: Vec<Option<Box<dyn Bot>>>,
     budget: Budget,
@@ -138,7 +144,9 @@ impl Session<'_> {
             } else {
                 ""
             };
-            format!("{} {}{out}", seat_letter(board, s), self.name(s))
+            let who = format!("{} {}", seat_letter(board, s), self.name(s));
+            let colour = self.colour.then(|| board::seat_colour(s));
+            format!("{}{out}", board::paint(&who, colour))
         };
         let parts: Vec<String> = if teams.has_teammates() {
             teams
@@ -420,6 +428,7 @@ impl Session<'_> {
                 guesses: &self.marks,
                 names,
                 labels: &labels,
+                colour: self.colour,
             },
         );
         s
@@ -595,8 +604,10 @@ fn help(lang: Lang, board: BoardKind) -> String {
 pub fn run(a: Args) -> Result<()> {
     let stdin = io::stdin();
     let stdout = io::stdout();
+    let terminal =
+        stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let mut out = stdout.lock();
-    match play(a, stdin.lock(), &mut out) {
+    match play(a, stdin.lock(), &mut out, terminal) {
         Err(e)
             if e.downcast_ref::<io::Error>()
                 .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe) =>
@@ -607,8 +618,9 @@ pub fn run(a: Args) -> Result<()> {
     }
 }
 
-/// Play a game reading the person's commands from `input`.
-pub fn play(a: Args, input: impl BufRead, out: &mut dyn Write) -> Result<()> {
+/// Play a game reading the person's commands from `input`; `terminal` when the output is a
+/// terminal that takes colours (`--colour auto`).
+pub fn play(a: Args, input: impl BufRead, out: &mut dyn Write, terminal: bool) -> Result<()> {
     let start_setup = match &a.start {
         Some(t) => Some(junqi_core::text::setup_from_text(t).map_err(|e| anyhow!("--start: {e}"))?),
         None => None,
@@ -621,6 +633,12 @@ pub fn play(a: Args, input: impl BufRead, out: &mut dyn Write) -> Result<()> {
         "zh" => Lang::Zh,
         "en" => Lang::En,
         other => bail!("--lang must be zh or en, got {other:?}"),
+    };
+    let colour = match a.colour.as_str() {
+        "auto" => terminal,
+        "always" => true,
+        "never" => false,
+        other => bail!("--colour must be auto, always or never, got {other:?}"),
     };
     if a.seat as usize >= rules.seats() {
         bail!(
@@ -712,6 +730,7 @@ pub fn play(a: Args, input: impl BufRead, out: &mut dyn Write) -> Result<()> {
         topo,
         me,
         lang,
+        colour,
         pos,
         bots,
         budget,

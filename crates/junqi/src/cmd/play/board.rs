@@ -18,6 +18,19 @@ use super::marks::Marks;
 use super::words::{guess_tile, role_tile, seat_letter, Lang};
 use junqi_core::{BoardKind, Observation, Seat, Square, SquareKind, Topology};
 
+#[cfg(test)]
+/// Text without its colour codes.
+pub fn unpainted(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find('\x1b') {
+        out.push_str(&rest[..i]);
+        rest = &rest[i..];
+        rest = rest.find('m').map_or("", |j| &rest[j + 1..]);
+    }
+    out + rest
+}
+
 /// How one drawing of the board looks.
 pub struct View<'a> {
     /// The display language.
@@ -32,9 +45,39 @@ pub struct View<'a> {
     pub guesses: &'a Marks,
     /// Draw the squares' names instead of the pieces (the map).
     pub names: bool,
-    /// A label per seat, written beside its arm on the six-player board (`0 南方（你）`); seats
+    /// A label per seat, written beside its arm on the six-player board (`0 红方（你）`); seats
     /// without one get none.
     pub labels: &'a [String],
+    /// Paint pieces (and the six-player arm labels) in their seat's colour (ANSI 256 colours).
+    pub colour: bool,
+}
+
+/// The seats' colours as ANSI 256-colour indices: the web client's red, blue, orange, green
+/// (the two-, three- and four-player seats take the first ones), purple and, for black, a grey
+/// that shows on dark and light terminals alike. Flip play paints by colour 0 and 1.
+pub fn seat_colour(seat: Seat) -> u8 {
+    const COLOURS: [u8; 6] = [160, 26, 172, 28, 97, 244];
+    COLOURS[(seat as usize).min(COLOURS.len() - 1)]
+}
+
+/// Text in a colour (bold), or as it is.
+pub fn paint(text: &str, colour: Option<u8>) -> String {
+    match colour {
+        Some(c) => format!("\x1b[1;38;5;{c}m{text}\x1b[0m"),
+        None => text.to_string(),
+    }
+}
+
+/// The colour of a square's tile: its piece's seat (or flip colour), when colours are on.
+fn tile_colour(obs: &Observation, v: &View<'_>, sq: Square) -> Option<u8> {
+    if !v.colour || v.names {
+        return None;
+    }
+    let p = obs.piece_at(sq)?;
+    if p.face_down {
+        return None;
+    }
+    p.seat.map(seat_colour)
 }
 
 /// Columns of one tile.
@@ -147,5 +190,9 @@ mod tests {
         }
         assert_eq!(text_width("（你）"), 6);
         assert_eq!(text_width("═║·"), 3);
+        let red = paint("S司令", Some(seat_colour(0)));
+        assert_eq!(red, "\x1b[1;38;5;160mS司令\x1b[0m");
+        assert_eq!(unpainted(&red), "S司令");
+        assert_eq!(paint("x", None), "x");
     }
 }

@@ -11,7 +11,7 @@
 //! A camp's or headquarters' frame takes the link columns on either side of its tile, which lose
 //! nothing, since a camp or headquarters is always joined by road to its neighbours in the row.
 
-use super::{frame, tile, View, TILE};
+use super::{frame, paint, tile, tile_colour, View, TILE};
 use junqi_core::{BoardKind, Observation, Seat, Square, Topology};
 
 /// Quarter turns (clockwise) that bring the seat's own territory to the bottom.
@@ -148,7 +148,7 @@ pub fn render(obs: &Observation, v: &View<'_>) -> String {
         ));
         for x in 0..w {
             match at(x, y) {
-                Some(sq) => out.push_str(&tile(obs, v, sq)),
+                Some(sq) => out.push_str(&paint(&tile(obs, v, sq), tile_colour(obs, v, sq))),
                 None => {
                     // A gap the rail crosses (the centre of the three- and four-player boards).
                     let across = s.link(at(x - 1, y), at(x + 1, y));
@@ -254,6 +254,7 @@ mod tests {
                 guesses: &marks,
                 names,
                 labels: &[],
+                colour: false,
             },
         )
     }
@@ -341,6 +342,38 @@ mod tests {
         let (rows, columns) = labels(&draw(&pos, 2, false));
         assert_eq!(columns.first().map(String::as_str), Some("q"));
         assert_eq!(rows.first().map(String::as_str), Some("1"));
+    }
+
+    #[test]
+    fn colours_paint_the_pieces_only() {
+        let pos = start(BoardKind::ThreePlayer);
+        let marks = Marks::default();
+        let view = |colour| View {
+            lang: Lang::Zh,
+            me: 2,
+            selected: None,
+            dests: &[],
+            guesses: &marks,
+            names: false,
+            labels: &[],
+            colour,
+        };
+        let obs = pos.observe(Observer::Seat(2));
+        let plain = super::super::render(&obs, &view(false));
+        let painted = super::super::render(&obs, &view(true));
+        assert!(!plain.contains('\x1b'));
+        assert_eq!(super::super::unpainted(&painted), plain);
+        // Red South, blue East, orange North (the player: pieces named).
+        assert!(
+            painted.contains("\x1b[1;38;5;160mS ?? \x1b[0m"),
+            "{painted}"
+        );
+        assert!(painted.contains("\x1b[1;38;5;26mE ?? \x1b[0m"), "{painted}");
+        assert!(
+            painted.contains("\x1b[1;38;5;172mN军旗\x1b[0m"),
+            "{painted}"
+        );
+        assert_eq!(painted.matches("\x1b[0m").count(), 75);
     }
 
     #[test]

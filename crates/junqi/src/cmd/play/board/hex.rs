@@ -15,7 +15,7 @@
 //! run straight down the screen; in the four slanting arms they would only clutter. Each arm is
 //! labelled by its seat beside its headquarters row (`View::labels`).
 
-use super::{char_width, frame, text_width, tile, View, TILE};
+use super::{char_width, frame, paint, seat_colour, text_width, tile, tile_colour, View, TILE};
 use junqi_core::{Observation, Seat, Square, Topology};
 
 /// Character columns per unit of the drawing points.
@@ -73,6 +73,8 @@ enum Cell {
 /// The character grid being drawn.
 struct Canvas {
     cells: Vec<Vec<Cell>>,
+    /// The colour of each cell (ANSI 256), if painted.
+    colours: Vec<Vec<Option<u8>>>,
     /// Cells a tile or its frame takes; links stay out of them.
     taken: Vec<Vec<bool>>,
 }
@@ -81,6 +83,7 @@ impl Canvas {
     fn new(width: usize, height: usize) -> Canvas {
         Canvas {
             cells: vec![vec![Cell::Blank; width]; height],
+            colours: vec![vec![None; width]; height],
             taken: vec![vec![false; width]; height],
         }
     }
@@ -91,8 +94,8 @@ impl Canvas {
 
     /// Write text from column `x` of row `y`; wide characters take two cells. What does not fit
     /// is cut.
-    fn write(&mut self, x: usize, y: usize, text: &str) {
-        let Some(row) = self.cells.get_mut(y) else {
+    fn write(&mut self, x: usize, y: usize, text: &str, colour: Option<u8>) {
+        let (Some(row), Some(paint)) = (self.cells.get_mut(y), self.colours.get_mut(y)) else {
             return;
         };
         let mut x = x;
@@ -102,8 +105,10 @@ impl Canvas {
                 break;
             }
             row[x] = Cell::Ch(c);
+            paint[x] = colour;
             if w == 2 {
                 row[x + 1] = Cell::Rest;
+                paint[x + 1] = colour;
             }
             x += w;
         }
@@ -125,16 +130,34 @@ impl Canvas {
 
     fn text(&self) -> String {
         let mut out = String::new();
-        for row in &self.cells {
+        for (row, colours) in self.cells.iter().zip(&self.colours) {
             let mut line = String::new();
-            for c in row {
+            let mut run: Option<u8> = None;
+            let mut text = String::new();
+            // Up to the last cell that shows something: no trailing blanks, painted or not.
+            let end = row
+                .iter()
+                .rposition(|c| !matches!(c, Cell::Blank | Cell::Ch(' ')))
+                .map_or(0, |i| i + 1);
+            let end = if row.get(end) == Some(&Cell::Rest) {
+                end + 1
+            } else {
+                end
+            };
+            for (c, &colour) in row[..end].iter().zip(colours) {
+                if colour != run {
+                    line += &paint(&text, run);
+                    text.clear();
+                    run = colour;
+                }
                 match c {
-                    Cell::Blank => line.push(' '),
-                    Cell::Ch(c) => line.push(*c),
+                    Cell::Blank => text.push(' '),
+                    Cell::Ch(c) => text.push(*c),
                     Cell::Rest => {}
                 }
             }
-            out.push_str(line.trim_end());
+            line += &paint(&text, run);
+            out.push_str(&line);
             out.push('\n');
         }
         out
@@ -181,15 +204,13 @@ pub fn render(obs: &Observation, v: &View<'_>) -> String {
     for sq in topo.squares() {
         let (x, y) = at(sq);
         if let Some((open, close)) = frame(topo, sq) {
-            canvas.write(x - 1, y, &open.to_string());
-            canvas.write(x + TILE, y, &close.to_string());
+            canvas.write(x - 1, y, &open.to_string(), None);
+            canvas.write(x + TILE, y, &close.to_string(), None);
         }
-        canvas.write(x, y, &tile(obs, v, sq));
+        canvas.write(x, y, &tile(obs, v, sq), tile_colour(obs, v, sq));
     }
     for arm in 0..6u8 {
-        if let Some(label) = v.labels.get(arm as usize) {
-            write_label(&mut canvas, topo, &lay, arm, v.me, label);
-        }
+        write_label(&mut canvas, topo, &lay, arm, v);
     }
     canvas.text()
 }
@@ -244,7 +265,10 @@ fn draw_link(canvas: &mut Canvas, a: (usize, usize), b: (usize, usize), rail: bo
 /// An arm's label beside its headquarters row: the player's arm and the opposite one to the
 /// left of the row, the slanting arms above (upper arms) or below (lower arms) their far end,
 /// against the edge of the drawing. A label that does not fit in free cells is left out.
-fn write_label(canvas: &mut Canvas, topo: &Topology, lay: &Layout, arm: Seat, me: Seat, t: &str) {
+fn write_label(canvas: &mut Canvas, topo: &Topology, lay: &Layout, arm: Seat, v: &View<'_>) {
+    let (me, Some(t)) = (v.me, v.labels.get(arm as usize)) else {
+        return;
+    };
     let w = text_width(t);
     let squares: Vec<(usize, usize)> = (0..6)
         .flat_map(|r| (0..5).map(move |c| (r, c)))
@@ -262,7 +286,8 @@ fn write_label(canvas: &mut Canvas, topo: &Topology, lay: &Layout, arm: Seat, me
         _ => (0, bottom + 2),
     };
     if canvas.free(x, y, w) {
-        canvas.write(x, y, t);
+        let colour = v.colour.then(|| seat_colour(arm));
+        canvas.write(x, y, t, colour);
     }
 }
 
@@ -409,6 +434,7 @@ mod tests {
                 guesses: &marks,
                 names,
                 labels: &labels,
+                colour: false,
             };
             let map = render(&pos.observe(Observer::Seat(me)), &view(true));
             let topo = six();
@@ -430,6 +456,21 @@ mod tests {
             for text in [&map, &board] {
                 assert!(text.lines().all(|l| text_width(l) <= 117), "{text}");
                 assert_eq!(text.lines().count(), 39);
+            }
+            // In colour: the same drawing once the colour codes are taken out, each seat's
+            // pieces and label in its colour.
+            let painted = render(
+                &pos.observe(Observer::Seat(me)),
+                &View {
+                    colour: true,
+                    ..view(false)
+                },
+            );
+            assert_eq!(super::super::unpainted(&painted), board);
+            for s in 0..6 {
+                let code = format!("\x1b[1;38;5;{}m", seat_colour(s));
+                assert!(painted.contains(&format!("{code}{s} ??")) || s == me, "{s}");
+                assert!(painted.contains(&format!("{code}{}", labels[s as usize])));
             }
             // The player's own pieces by name on the bottom row (the HQ row: 军旗 on b1), the
             // others hidden.
