@@ -240,8 +240,9 @@ fn draw_link(canvas: &mut Canvas, a: (usize, usize), b: (usize, usize), rail: bo
         }
         return;
     }
-    // The slope as it looks, a row being about two columns tall.
-    let steep = dx.abs() * 5 < dy * 2 * 2;
+    // The slope as it looks, a row being about two columns tall: within some 22° of the
+    // vertical (|dx| < tan 22° · 2·dy ≈ 0.8·dy) a line goes straight down.
+    let steep = dx.abs() * 5 < dy * 4;
     let c = match (steep, rail, dx > 0) {
         (true, true, _) => '║',
         (true, false, _) => '│',
@@ -378,8 +379,13 @@ mod tests {
                     assert_eq!(pos(5, c).0, pos(5, c - 1).0 + 6, "seat {me}");
                 }
             }
-            // Nothing else is as low as the player's arm's front row or below it within the
-            // arm's columns… and the arm opposite is at the top.
+            // Nothing else is as low as the player's headquarters row, and the arm opposite is
+            // at the top.
+            for sq in topo.squares() {
+                if topo.home(sq).is_none_or(|h| h.seat != me) {
+                    assert!(lay.at[sq.index()].1 < lay.height - 1, "{}", topo.name(sq));
+                }
+            }
             let opposite = (me + 3) % 6;
             assert_eq!(lay.at[topo.local(opposite, 5, 2).index()].1, 0, "seat {me}");
             // Centred: x straight above the middle file.
