@@ -1,5 +1,5 @@
 //! The command line: `junqi arena` (text and `--json`, built-in and external bots, forfeits),
-//! `junqi play` driven through a pipe, and `junqi engine` on bad input.
+//! `junqi play` driven through a pipe (on every board), and `junqi engine` on bad input.
 
 use serde_json::Value;
 use std::io::Write;
@@ -504,6 +504,82 @@ fn play_rejects_bad_arguments_and_accepts_a_layout() {
     let out = stdout(&o);
     assert!(out.contains(" 6 SCapt═SEngr═SCol ═SCapt═SMGen 6"), "{out}");
     assert!(out.contains("bye"));
+}
+
+#[test]
+fn play_on_the_three_and_six_player_boards_checks_seats_teams_and_modes() {
+    for (args, why) in [
+        (vec!["--board", "three_player", "--seat", "3"], "--seat 3"),
+        (vec!["--board", "six_player", "--seat", "6"], "--seat 6"),
+        (
+            vec!["--board", "three_player", "--teams", "alternate"],
+            "teams",
+        ),
+        (
+            vec!["--board", "three_player", "--mode", "half_open"],
+            "half_open",
+        ),
+        (vec!["--board", "six_player", "--teams", "pairs"], "pairs"),
+        (vec!["--board", "six_player", "--mode", "flip"], "flip"),
+        (vec!["--colour", "sometimes"], "--colour"),
+    ] {
+        let mut all = vec!["play"];
+        all.extend_from_slice(&args);
+        let o = junqi(&all, "quit\n");
+        assert!(!o.status.success(), "{args:?} succeeded");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(why), "{args:?}: {err}");
+    }
+    // A layout of one's own on the six-player board, seat 5: its front row is drawn eleven
+    // rows above the bottom, left to right as the seat sees it.
+    let o = junqi(
+        &[
+            "play",
+            "--board",
+            "six_player",
+            "--seat",
+            "5",
+            "--layout",
+            "31537/1.5.4/2B.4B/2.7.9/1L6L2/6FL83",
+            "--mode",
+            "half_open",
+            "--teams",
+            "opposite",
+            "--seed",
+            "1",
+            "--lang",
+            "en",
+            "--bot",
+            "random",
+        ],
+        "board\nquit\n",
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = stdout(&o);
+    assert!(out.contains("you play Black (you)"), "{out}");
+    assert!(out.contains("seats: team 0 Red + 3 Green · team 1 Blue + 4 Purple · team 2 Orange (ally) + 5 Black (you)"), "{out}");
+    let board: Vec<&str> = out
+        .rsplit("seats: team 0")
+        .next()
+        .unwrap()
+        .lines()
+        .skip(1)
+        .take(39)
+        .collect();
+    assert!(
+        board[38].contains("5Brig[5Flag]5Mine[5Genl]5Capt"),
+        "{}",
+        board[38]
+    );
+    assert!(
+        board[28].contains("5Capt═5Engr═5Col ═5Capt═5MGen"),
+        "{}",
+        board[28]
+    );
+    // Half-open play: the ally's (Orange's) pieces are named, the others hidden.
+    let text = board.join("\n");
+    assert!(text.contains("2Flag"), "{text}");
+    assert!(!text.contains("0Flag") && text.contains("0 ??"), "{text}");
 }
 
 #[test]

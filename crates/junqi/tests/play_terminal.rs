@@ -2,7 +2,9 @@
 //! hand-built start positions (`--start`): the end screen (result, full reveal, record path, and
 //! the wait for Enter), camp and headquarters marks around occupied squares, the reason of a
 //! refused move, the identities of fallen pieces, the move history, the last result under the
-//! board, and 标记 (marks on hidden enemy pieces).
+//! board, and 标记 (marks on hidden enemy pieces). And the three- and six-player boards (issue
+//! 13): whole games from the deal and from endgames, the drawings (every square once, the
+//! player's arm at the bottom), teammates, and the placings of free-for-all games.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -301,4 +303,358 @@ fn marks_show_on_the_board_follow_their_piece_and_die_with_it() {
         .lines()
         .find(|l| l.starts_with(" 10 ") && l.contains("N雷?"));
     assert!(rank10.is_some(), "no marked landmine on rank 10:\n{out}");
+}
+
+// ---- The three- and six-player boards (issue 13) ----
+
+/// The words of a drawing: its tiles' contents split at spaces, frames and links.
+fn words(drawing: &str) -> Vec<&str> {
+    drawing
+        .split(|c: char| c.is_whitespace() || "[]()─═│║╲╱╳·".contains(c))
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// The lines of the first drawing that follows `marker` in `out`: from the line after the
+/// marker (the seat legend `各方: …` is skipped) up to the next blank line, legend, prompt or
+/// dead list.
+fn drawing_after<'a>(out: &'a str, marker: &str) -> Vec<&'a str> {
+    let start = out
+        .find(marker)
+        .unwrap_or_else(|| panic!("no {marker:?} in:\n{out}"));
+    out[start..]
+        .lines()
+        .skip(1)
+        .skip_while(|l| l.starts_with("各方") || l.starts_with("seats"))
+        .take_while(|l| {
+            !l.is_empty()
+                && !["> ", "  * ", "阵亡", "Dead", "各方", "seats"]
+                    .iter()
+                    .any(|p| l.starts_with(p))
+        })
+        .collect()
+}
+
+/// Terminal columns of a line (CJK characters take two).
+fn columns(line: &str) -> usize {
+    line.chars()
+        .map(|c| match c as u32 {
+            0x2E80..=0x303E | 0x3041..=0xA4CF | 0xFF00..=0xFF60 => 2,
+            _ => 1,
+        })
+        .sum()
+}
+
+/// Every square name of the board exactly once among the words of a map.
+#[track_caller]
+fn every_square_once(board: junqi_core::BoardKind, map: &[&str]) {
+    let text = map.join("\n");
+    let w = words(&text);
+    let topo = junqi_core::Topology::get(board, true);
+    for sq in topo.squares() {
+        let name = topo.name(sq);
+        let n = w.iter().filter(|x| **x == name).count();
+        assert_eq!(n, 1, "{name} appears {n} times in:\n{text}");
+    }
+}
+
+/// The game record a finished run saved, replayed.
+#[track_caller]
+fn replayed(out: &str, saved: &str) -> junqi_core::Position {
+    let line = out.lines().find(|l| l.starts_with(saved)).unwrap();
+    let path = PathBuf::from(line.trim_start_matches(saved).trim());
+    let text = std::fs::read_to_string(&path).unwrap();
+    junqi_core::Record::from_text(&text)
+        .unwrap()
+        .replay()
+        .unwrap()
+}
+
+#[test]
+fn a_three_player_game_from_the_deal_as_east_to_the_placings() {
+    // East's front corner l7 always holds a movable piece and the camp m8 is empty at the
+    // start: l7-m8 is legal in every deal. Then East resigns and the bots play on to the end.
+    let (out, _) = play(
+        "three-deal",
+        &["--board", "three_player", "--seat", "1"],
+        "map\nl7\nq9-q8\nl7-m8\nresign\n",
+    );
+    has(
+        &out,
+        &[
+            "军棋 three_player / dark — 你是 东方（你）",
+            "各方: S 南方 · E 东方（你） · N 北方",
+            "棋盘: S/E/N 是棋子所属方",
+            "东方（你） l7-m8",
+            "东方（你） 出局 (投降)",
+            "（你已出局；其余各方继续对局，直到终局）",
+            "对局结束",
+            "你输了",
+        ],
+    );
+    // The map names every square once; East's arm is at the bottom: the ranks run across,
+    // the files down, East's headquarters file q last.
+    let map = drawing_after(&out, "> 各方");
+    every_square_once(junqi_core::BoardKind::ThreePlayer, &map);
+    assert!(
+        map[0].trim_start().starts_with("1     2     3"),
+        "{}",
+        map[0]
+    );
+    let rows: Vec<&str> = map
+        .iter()
+        .copied()
+        .filter(|l| l.starts_with("  "))
+        .collect();
+    let bottom = map[map.len() - 2];
+    assert_eq!(
+        words(bottom),
+        ["q", "q7", "q8", "q9", "q10", "q11", "q"],
+        "{bottom}"
+    );
+    assert!(
+        rows.iter().all(|l| columns(l) <= 110),
+        "{}",
+        rows.join("\n")
+    );
+    // The first board: South's and North's pieces hidden, East's named, East's headquarters
+    // (q8 q10) on the bottom row of tiles.
+    let board = drawing_after(&out, "各方: S 南方 · E 东方（你） · N 北方\n");
+    let text = board.join("\n");
+    // (South has moved once: an attack may have taken a piece.)
+    let hidden = text.matches("S ??").count() + text.matches("N ??").count();
+    assert!((48..=50).contains(&hidden), "{hidden}\n{text}");
+    assert_eq!(text.matches("E ??").count(), 0, "{text}");
+    let bottom = board[board.len() - 2];
+    assert!(
+        bottom.starts_with("  q ") && bottom.matches("[E").count() == 2,
+        "{bottom}"
+    );
+    // Moves of l7, and a refusal.
+    has(&out, &["l7: ", "不能这样走: q9-q8"]);
+    // A free-for-all: a win gives every seat its place, East (out first) last.
+    if out.contains("获胜") {
+        let placings = out.lines().find(|l| l.starts_with("名次: 1. ")).unwrap();
+        assert!(placings.ends_with("3. 东方（你）"), "{placings}");
+        has(&out, &["你的名次: 第 3 名"]);
+    } else {
+        has(&out, &["和棋"]);
+    }
+    assert!(replayed(&out, "棋谱已保存:").is_over());
+}
+
+/// South's captains beside East's flag (q8) and North's (h17); East's and North's only movable
+/// pieces (p9, k14) cannot reach them in one move.
+const THREE_FLAGS: &str = "three_player dark 0 h1=0F i4=05 q7=03 g17=03 q8=1F p9=13 h17=2F k14=23";
+
+#[test]
+fn a_three_player_endgame_taking_both_flags_with_marks_dead_and_history() {
+    let input = "q7-q9\nmark p9 炸弹\nmark k14 司令\nq7-q8\ndead\nhistory\ng17-h17\n";
+    let (out, _) = play("three-flags", &["--start", THREE_FLAGS], input);
+    has(
+        &out,
+        &[
+            "你是 南方（你）",
+            // A refusal on the new board.
+            "不能这样走: q7-q9",
+            "已标记 p9: 炸弹?",
+            "已标记 k14: 司令?",
+            "南方（你） q7-q8 进攻： 夺得军旗！",
+            "东方 出局 (军旗被夺)",
+            "各方: S 南方（你） · E 东方（出局） · N 北方",
+            "阵亡 东方: 军旗×1",
+            "第   1  南方（你） q7-q8 进攻： 夺得军旗！",
+            "南方（你） g17-h17 进攻： 夺得军旗！",
+            "北方 出局 (军旗被夺)",
+            "对局结束： 南方（你） 获胜 (军旗被夺) — 你赢了！",
+            // Out last, out second.
+            "名次: 1. 南方（你）  2. 北方  3. 东方\n",
+            "你的名次: 第 1 名",
+        ],
+    );
+    // The mark on North's piece shows on the board, South's arm at the bottom, no West.
+    let board = drawing_after(&out, "各方: S 南方（你） · E 东方（出局） · N 北方\n");
+    let text = board.join("\n");
+    assert!(text.contains("N司?"), "{text}");
+    assert!(
+        board[0].trim_start().starts_with("g     h     i"),
+        "{}",
+        board[0]
+    );
+    assert!(board[board.len() - 2].starts_with("  1 "), "{text}");
+    // The record replays to South's win.
+    let end = replayed(&out, "棋谱已保存:");
+    assert_eq!(end.outcome().unwrap().winners(), vec![0]);
+}
+
+#[test]
+fn a_six_player_game_from_the_deal_as_purple_with_teammates() {
+    // The arm's front corner 4a6 always holds a movable piece, the camp 4b5 is empty.
+    let (out, _) = play(
+        "six-deal",
+        &["--board", "six_player", "--seat", "4"],
+        "4a6\n4a6-4b5\nresign\n",
+    );
+    has(
+        &out,
+        &[
+            "军棋 six_player / dark — 你是 紫方（你）",
+            "棋盘: 0-5 是棋子所属方",
+            "各方: 队 0 红方（队友） + 2 橙方（队友） + 4 紫方（你） · 队 1 蓝方 + 3 绿方 + 5 黑方",
+            "4a6: ",
+            "紫方（你） 4a6-4b5",
+            // The team gives up together: two teams, so no placings.
+            "对局结束： 蓝方、绿方、黑方 获胜 (投降) — 你输了。",
+        ],
+    );
+    assert!(!out.contains("名次"), "{out}");
+    // The map at the start: every square once, 39 rows within 120 columns, the player's arm
+    // at the bottom (its headquarters row last, files a…e left to right) and the arm opposite
+    // (seat 1) at the top, upside down.
+    let map = drawing_after(&out, "坐标图 (");
+    assert_eq!(map.len(), 39, "{}", map.join("\n"));
+    every_square_once(junqi_core::BoardKind::SixPlayer, &map);
+    assert!(map.iter().all(|l| columns(l) <= 117), "{}", map.join("\n"));
+    let last = words(map[38]);
+    assert_eq!(
+        last[last.len() - 5..],
+        ["4a1", "4b1", "4c1", "4d1", "4e1"],
+        "{}",
+        map[38]
+    );
+    assert!(map[38].contains("4 紫方（你）"), "{}", map[38]);
+    let first = words(map[0]);
+    assert_eq!(
+        first[first.len() - 5..],
+        ["1e1", "1d1", "1c1", "1b1", "1a1"],
+        "{}",
+        map[0]
+    );
+    // The board: the other seats' 25 pieces each hidden (teammates too: dark play), the
+    // player's named, with the flag in a headquarters on the bottom row.
+    // (The first legend is the map's; the second, the first board's.)
+    let legends: Vec<usize> = out.match_indices("\n各方: 队 0").map(|m| m.0).collect();
+    let board = drawing_after(&out[legends[1] + 1..], "各方");
+    let text = board.join("\n");
+    assert_eq!(board.len(), 39, "{text}");
+    // (The bots have moved once each: an arc joins neighbouring arms' front corners, so an
+    // attack may already have taken a piece or two.)
+    for s in [0, 1, 2, 3, 5] {
+        let hidden = text.matches(&format!("{s} ??")).count();
+        assert!((23..=25).contains(&hidden), "seat {s}: {hidden}\n{text}");
+        assert!(
+            !text.contains(&format!("{s}军旗")),
+            "seat {s}'s flag shown:\n{text}"
+        );
+    }
+    assert_eq!(text.matches("4 ??").count(), 0, "{text}");
+    assert!(board[38].contains("[4军旗]"), "{}", board[38]);
+    assert!(board.iter().all(|l| columns(l) <= 117), "{text}");
+}
+
+/// Three teams under `teams=opposite` ({0, 3} {1, 4} {2, 5}), Purple and Black already
+/// out: Red's captains beside the flags of Blue (1b1) and Orange (2b1), whose majors
+/// cannot reach them in one move.
+const SIX_FLAGS: &str = "six_player dark 0 teams=opposite eliminated=4,5 0b1=0F 0c3=04 \
+                         1a1=03 2a1=03 1b1=1F 1c3=14 2b1=2F 2c3=24 3b1=3F 3c3=34";
+
+#[test]
+fn a_six_player_endgame_of_three_teams_in_english_gives_placings() {
+    let (out, _) = play(
+        "six-flags",
+        &["--start", SIX_FLAGS, "--lang", "en"],
+        "1a1-1c1\n1a1-1b1\ndead\n2a1-2b1\n",
+    );
+    has(
+        &out,
+        &[
+            "seats: team 0 Red (you) + 3 Green (ally) · team 1 Blue + 4 Purple (out) · \
+             team 2 Orange + 5 Black (out)",
+            "not a legal action: 1a1-1c1",
+            "Red (you) 1a1-1b1 attacks: flag captured!",
+            "Blue is eliminated (flag captured)",
+            "Dead Blue: flag×1",
+            "game over: Red (you), Green (ally) win (flag captured) — You win!",
+            "placings: 1. Red (you)+Green (ally)  2. Orange+Black  3. Blue+Purple",
+            "your place: 1",
+        ],
+    );
+    let end = replayed(&out, "game record saved to");
+    assert_eq!(end.outcome().unwrap().winners(), vec![0, 3]);
+}
+
+#[test]
+fn a_six_player_free_for_all_from_the_deal_plays_on_after_the_player_resigns() {
+    let (out, _) = play(
+        "six-none",
+        &[
+            "--board",
+            "six_player",
+            "--teams",
+            "none",
+            "--seat",
+            "2",
+            "--lang",
+            "en",
+        ],
+        "2a6-2b5\nresign\n",
+    );
+    has(
+        &out,
+        &[
+            "seats: 0 Red · 1 Blue · 2 Orange (you) · 3 Green · 4 Purple · 5 Black",
+            "Orange (you) 2a6-2b5",
+            "(you are out; the others play on to the end)",
+            "game over:",
+        ],
+    );
+    assert!(!out.contains("(ally)"), "nobody is anybody's ally");
+    if out.contains(" win (") {
+        let placings = out
+            .lines()
+            .find(|l| l.starts_with("placings: 1. "))
+            .unwrap();
+        assert!(placings.ends_with("6. Orange (you)"), "{placings}");
+        has(&out, &["your place: 6"]);
+    }
+    assert!(replayed(&out, "game record saved to").is_over());
+}
+
+#[test]
+fn colours_on_request_never_through_a_pipe_by_default() {
+    let (out, _) = play("colour-off", &["--board", "six_player"], "quit\n");
+    assert!(!out.contains('\x1b'), "colour codes through a pipe");
+    let (out, _) = play(
+        "colour-on",
+        &["--board", "six_player", "--colour", "always"],
+        "quit\n",
+    );
+    // Red's own pieces, Blue's hidden ones, the legend.
+    has(
+        &out,
+        &[
+            "\x1b[1;38;5;160m0 红方（你）\x1b[0m",
+            "\x1b[1;38;5;26m1 ??",
+            "\x1b[1;38;5;160m0军旗",
+        ],
+    );
+    let (out, _) = play(
+        "colour-on-three",
+        &[
+            "--board",
+            "three_player",
+            "--color",
+            "always",
+            "--lang",
+            "en",
+        ],
+        "quit\n",
+    );
+    has(
+        &out,
+        &[
+            "seats: \x1b[1;38;5;160mS South (you)\x1b[0m",
+            "\x1b[1;38;5;172mN ?? ",
+        ],
+    );
 }

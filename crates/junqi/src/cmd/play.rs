@@ -1,4 +1,4 @@
-//! `junqi play`: a person against bots in the terminal, on either board and in any mode.
+//! `junqi play`: a person against bots in the terminal, on any board and in any mode.
 //!
 //! The person sees only what their seat may know (`Position::observe(Observer::Seat(s))`):
 //! their own pieces by name, hidden pieces as `??` (or as their own guess, 标记), the
@@ -30,17 +30,17 @@ use junqi_ai::external::EngineProcess;
 use junqi_ai::{Bot, BotError, Budget};
 use junqi_core::notation::{action_from_text, action_to_text, parse_square};
 use junqi_core::{
-    Action, AttackResult, Deployment, Entry, Event, Observation, Observer, Outcome, Position,
-    Record, Rules, Seat, SkipReason, Square, Start, Topology,
+    Action, AttackResult, BoardKind, Deployment, Entry, Event, Observation, Observer, Outcome,
+    Position, Record, Rules, Seat, SkipReason, Square, Start, Topology,
 };
 use marks::{MarkError, Marks};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use refusal::refusal_words;
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
-use words::{draw_words, elimination_words, parse_role, role_word, seat_name, Lang};
+use words::{draw_words, elimination_words, parse_role, role_word, seat_letter, seat_name, Lang};
 
 /// How many of the last announcements stay under the board.
 const RECENT: usize = 5;
@@ -50,7 +50,9 @@ const RECENT: usize = 5;
 pub struct Args {
     #[command(flatten)]
     rules: RulesArgs,
-    /// Your seat (two-player: 0 South, 1 North; four-player: 0 South, 1 East, 2 North, 3 West).
+    /// Your seat (two-player: 0 South, 1 North; three-player: 0 South, 1 East, 2 North;
+    /// four-player: 0 South, 1 East, 2 North, 3 West; six-player: 0 Red, 1 Blue, 2 Orange,
+    /// 3 Green, 4 Purple, 5 Black).
     #[arg(long, default_value_t = 0)]
     seat: u8,
     /// The bot playing every other seat: a name, or cmd:<command line> for an external engine.
@@ -68,6 +70,10 @@ pub struct Args {
     /// Language of piece names and messages: zh or en.
     #[arg(long, default_value = "zh")]
     lang: String,
+    /// Pieces in their seat's colour: auto (when the output is a terminal and NO_COLOR is not
+    /// set), always or never.
+    #[arg(long, visible_alias = "color", default_value = "auto")]
+    colour: String,
     /// Start from this position (the position text form of docs/formats.md: an endgame, a
     /// puzzle) instead of deployments; its board, mode and options replace --board, --mode and
     /// --options.
@@ -85,6 +91,8 @@ struct Session<'a> {
     topo: &'static Topology,
     me: Seat,
     lang: Lang,
+    /// Paint pieces in their seat's colour.
+    colour: bool,
     pos: Position,
     bots: Vec<Option<Box<dyn Bot>>>,
     budget: Budget,
@@ -94,6 +102,10 @@ struct Session<'a> {
     marks: Marks,
     /// The game's announcements in words.
     history: History,
+    /// Steps taken (actions and resignations), and the step in which each seat was eliminated,
+    /// for the placings of a game with more than two teams.
+    steps: u32,
+    out_at: Vec<(Seat, u32)>,
     /// The game record, saved at the end (or when the person leaves).
     record: Record,
     record_path: PathBuf,
@@ -105,13 +117,68 @@ impl Session<'_> {
         self.pos.observe(Observer::Seat(self.me))
     }
 
+    /// A seat's name, with `（你）` for the person and `（队友）` for a teammate.
     fn name(&self, seat: Seat) -> String {
         let n = seat_name(self.rules.board, seat, self.lang).to_string();
         if seat == self.me {
             format!("{n}{}", self.lang.t("（你）", " (you)"))
+        } else if self.rules.teams().same_team(seat, self.me) {
+            format!("{n}{}", self.lang.t("（队友）", " (ally)"))
         } else {
             n
         }
+    }
+
+    /// The seats of a multi-seat game in one line: letter, name, and who is out, e.g.
+    /// `各方: S 南方（你） · E 东方 · N 北方（出局）`; with teams, the teams in turn.
+    fn seat_legend(&self) -> String {
+        let l = self.lang;
+        let board = self.rules.board;
+        if !board.is_multi_seat() {
+            return String::new();
+        }
+        let teams = self.rules.teams();
+        let seat = |s: Seat| {
+            let out = if self.pos.is_eliminated(s) {
+                l.t("（出局）", " (out)")
+            } else {
+                ""
+            };
+            let who = format!("{} {}", seat_letter(board, s), self.name(s));
+            let colour = self.colour.then(|| board::seat_colour(s));
+            format!("{}{out}", board::paint(&who, colour))
+        };
+        let parts: Vec<String> = if teams.has_teammates() {
+            teams
+                .teams()
+                .map(|t| {
+                    let seats: Vec<String> = teams.members(t).iter().map(seat).collect();
+                    format!("{} {}", l.t("队", "team"), seats.join(" + "))
+                })
+                .collect()
+        } else {
+            board.seat_range().map(seat).collect()
+        };
+        format!("{}: {}\n", l.t("各方", "seats"), parts.join(" · "))
+    }
+
+    /// The labels of the six-player arms: `0 南方（你）`.
+    fn arm_labels(&self) -> Vec<String> {
+        if self.rules.board != BoardKind::SixPlayer {
+            return Vec::new();
+        }
+        self.rules
+            .board
+            .seat_range()
+            .map(|s| {
+                let out = if self.pos.is_eliminated(s) {
+                    self.lang.t("（出局）", " (out)")
+                } else {
+                    ""
+                };
+                format!("{} {}{out}", seat_letter(self.rules.board, s), self.name(s))
+            })
+            .collect()
     }
 
     /// The person's colour in flip play (once settled), else their seat.
@@ -277,11 +344,27 @@ impl Session<'_> {
                 b.observe(events, &self.pos.observe(Observer::Seat(s as Seat)));
             }
         }
+        self.steps += 1;
+        for e in events {
+            if let Event::Eliminated { seat, .. } = *e {
+                self.out_at.push((seat, self.steps));
+            }
+        }
         let words: Vec<String> = events.iter().map(|e| self.event_words(e)).collect();
         for w in &words {
             self.say(&format!("  * {w}"))?;
         }
         self.history.push(before.plies() + 1, words, by_me);
+        let me_out = events
+            .iter()
+            .any(|e| matches!(*e, Event::Eliminated { seat, .. } if seat == self.me));
+        if me_out && !self.pos.is_over() {
+            let l = self.lang;
+            self.say(l.t(
+                "（你已出局；其余各方继续对局，直到终局）",
+                "(you are out; the others play on to the end)",
+            ))?;
+        }
         self.record.result = self.pos.outcome();
         Ok(())
     }
@@ -322,7 +405,20 @@ impl Session<'_> {
     }
 
     fn board(&self, obs: &Observation, selected: Option<Square>, dests: &[Square]) -> String {
-        render(
+        self.drawing(obs, selected, dests, false)
+    }
+
+    /// The board, or with `names` the map of square names.
+    fn drawing(
+        &self,
+        obs: &Observation,
+        selected: Option<Square>,
+        dests: &[Square],
+        names: bool,
+    ) -> String {
+        let labels = self.arm_labels();
+        let mut s = self.seat_legend();
+        s += &render(
             obs,
             &View {
                 lang: self.lang,
@@ -330,8 +426,70 @@ impl Session<'_> {
                 selected,
                 dests,
                 guesses: &self.marks,
+                names,
+                labels: &labels,
+                colour: self.colour,
             },
-        )
+        );
+        s
+    }
+
+    /// The placings of a won game with more than two teams (RULES §7.2): the winning team
+    /// first, then the other teams, the last out first; teams out in the same step share a
+    /// place (and the next place is skipped). Each entry: the place and the teams in it.
+    fn placings(&self) -> Option<Vec<(usize, Vec<Vec<Seat>>)>> {
+        let teams = self.rules.teams();
+        let o = self.pos.outcome()?;
+        if teams.count() <= 2 || !matches!(o, Outcome::Win { .. }) {
+            return None;
+        }
+        let winners = o.winners();
+        // The step in which each losing team's last seat went out (0: before this session,
+        // in a --start position).
+        let mut rest: Vec<(u32, Vec<Seat>)> = teams
+            .teams()
+            .map(|t| teams.members(t).iter().collect::<Vec<Seat>>())
+            .filter(|seats| !seats.iter().any(|s| winners.contains(s)))
+            .map(|seats| {
+                let out = seats
+                    .iter()
+                    .filter_map(|&s| self.out_at.iter().find(|e| e.0 == s).map(|e| e.1))
+                    .max()
+                    .unwrap_or(0);
+                (out, seats)
+            })
+            .collect();
+        rest.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let mut places = vec![(1, vec![winners.to_vec()])];
+        let mut i = 0;
+        while i < rest.len() {
+            let same: Vec<Vec<Seat>> = rest[i..]
+                .iter()
+                .take_while(|t| t.0 == rest[i].0)
+                .map(|t| t.1.clone())
+                .collect();
+            let n = same.len();
+            places.push((i + 2, same));
+            i += n;
+        }
+        Some(places)
+    }
+
+    /// The placings in words: `名次: 1. 北方  2. 南方（你）  3. 东方`.
+    fn placings_words(&self, places: &[(usize, Vec<Vec<Seat>>)]) -> String {
+        let l = self.lang;
+        let team = |seats: &Vec<Seat>| -> String {
+            let names: Vec<String> = seats.iter().map(|&s| self.name(s)).collect();
+            names.join("+")
+        };
+        let parts: Vec<String> = places
+            .iter()
+            .map(|(n, teams)| {
+                let names: Vec<String> = teams.iter().map(team).collect();
+                format!("{n}. {}", names.join(l.t("、", ", ")))
+            })
+            .collect();
+        format!("{}: {}", l.t("名次", "placings"), parts.join("  "))
     }
 
     /// The board with what stays under it: the dead list, the last moves, and the result of
@@ -390,6 +548,21 @@ impl Session<'_> {
             "\n==== {} {words} — {verdict} ====",
             l.t("对局结束：", "game over:")
         ))?;
+        if let Some(places) = self.placings() {
+            let words = self.placings_words(&places);
+            self.say(&words)?;
+            let me = self.me;
+            if let Some((n, _)) = places
+                .iter()
+                .find(|(_, teams)| teams.iter().any(|t| t.contains(&me)))
+            {
+                let place = match l {
+                    Lang::Zh => format!("你的名次: 第 {n} 名"),
+                    Lang::En => format!("your place: {n}"),
+                };
+                self.say(&place)?;
+            }
+        }
         // The game is over: the whole board may be shown (RULES §6).
         self.say(l.t("终局全盘揭晓:", "the whole board, revealed:"))?;
         let full = self.board(&self.pos.observe(Observer::Referee), None, &[]);
@@ -402,25 +575,39 @@ impl Session<'_> {
     }
 }
 
-fn help(lang: Lang) -> &'static str {
-    lang.t(
-        "命令: help 帮助 | board 棋盘 | <格> 或 moves <格> 列出该子可走的格 | <起>-<止> 走子 (如 a6-a7) | flip <格> 翻棋\n\
+fn help(lang: Lang, board: BoardKind) -> String {
+    let letters = match board {
+        BoardKind::TwoPlayer => "S/N",
+        BoardKind::ThreePlayer => "S/E/N",
+        BoardKind::FourPlayer => "S/E/N/W",
+        BoardKind::SixPlayer => "0-5",
+    };
+    let zh = format!(
+        "命令: help 帮助 | board 棋盘 | map 坐标图 | <格> 或 moves <格> 列出该子可走的格 | <起>-<止> 走子 (如 a6-a7) | flip <格> 翻棋\n\
          \x20     history 全部走法 | dead 阵亡 | mark <格> <猜测> 标记敌子 (如 mark c9 炸弹; 司令 炸弹 地雷 军旗 …) | unmark <格> 取消标记 | marks 列出标记\n\
          \x20     resign 投降 | quit 退出\n\
-         棋盘: 字母 S/N/E/W 是棋子所属方; ?? 未知敌子; 炸? 等是你的标记; #### 未翻开的子; ( ) 行营; [ ] 大本营; ═ ║ 铁路; ─ │ ╲ ╱ 公路; * 可去之处",
-        "commands: help | board | <square> or moves <square>: where that piece may go | <from>-<to> to move (e.g. a6-a7) | flip <square>\n\
+         棋盘: {letters} 是棋子所属方; ?? 未知敌子; 炸? 等是你的标记; #### 未翻开的子; ( ) 行营; [ ] 大本营; ═ ║ 铁路; ─ │ ╲ ╱ 公路; * 可去之处"
+    );
+    let en = format!(
+        "commands: help | board | map: the square names | <square> or moves <square>: where that piece may go | <from>-<to> to move (e.g. a6-a7) | flip <square>\n\
          \x20         history: every move | dead | mark <square> <guess>: mark a hidden enemy (e.g. mark c9 bomb; marshal bomb landmine flag …) | unmark <square> | marks\n\
          \x20         resign | quit\n\
-         board: S/N/E/W is a piece's seat; ?? a hidden enemy; Bm? etc. your marks; #### face down; ( ) camp; [ ] headquarters; ═ ║ rail; ─ │ ╲ ╱ road; * a place to go",
-    )
+         board: {letters} is a piece's seat; ?? a hidden enemy; Bm? etc. your marks; #### face down; ( ) camp; [ ] headquarters; ═ ║ rail; ─ │ ╲ ╱ road; * a place to go"
+    );
+    match lang {
+        Lang::Zh => zh,
+        Lang::En => en,
+    }
 }
 
 /// Run the command with stdin and stdout.
 pub fn run(a: Args) -> Result<()> {
     let stdin = io::stdin();
     let stdout = io::stdout();
+    let terminal =
+        stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let mut out = stdout.lock();
-    match play(a, stdin.lock(), &mut out) {
+    match play(a, stdin.lock(), &mut out, terminal) {
         Err(e)
             if e.downcast_ref::<io::Error>()
                 .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe) =>
@@ -431,8 +618,9 @@ pub fn run(a: Args) -> Result<()> {
     }
 }
 
-/// Play a game reading the person's commands from `input`.
-pub fn play(a: Args, input: impl BufRead, out: &mut dyn Write) -> Result<()> {
+/// Play a game reading the person's commands from `input`; `terminal` when the output is a
+/// terminal that takes colours (`--colour auto`).
+pub fn play(a: Args, input: impl BufRead, out: &mut dyn Write, terminal: bool) -> Result<()> {
     let start_setup = match &a.start {
         Some(t) => Some(junqi_core::text::setup_from_text(t).map_err(|e| anyhow!("--start: {e}"))?),
         None => None,
@@ -445,6 +633,12 @@ pub fn play(a: Args, input: impl BufRead, out: &mut dyn Write) -> Result<()> {
         "zh" => Lang::Zh,
         "en" => Lang::En,
         other => bail!("--lang must be zh or en, got {other:?}"),
+    };
+    let colour = match a.colour.as_str() {
+        "auto" => terminal,
+        "always" => true,
+        "never" => false,
+        other => bail!("--colour must be auto, always or never, got {other:?}"),
     };
     if a.seat as usize >= rules.seats() {
         bail!(
@@ -536,12 +730,15 @@ pub fn play(a: Args, input: impl BufRead, out: &mut dyn Write) -> Result<()> {
         topo,
         me,
         lang,
+        colour,
         pos,
         bots,
         budget,
         fallen: FallenList::default(),
         marks: Marks::default(),
         history: History::default(),
+        steps: 0,
+        out_at: Vec::new(),
         record: Record::new(rules, start),
         record_path,
         out,
@@ -562,7 +759,16 @@ pub fn play(a: Args, input: impl BufRead, out: &mut dyn Write) -> Result<()> {
         l.t("种子", "seed"),
         seed
     ))?;
-    s.say(help(l))?;
+    s.say(&help(l, rules.board))?;
+    if rules.board == BoardKind::SixPlayer {
+        // No file letters and rank numbers around this board: the names once, at the start.
+        s.say(l.t(
+            "坐标图 (之后输入 map 可再看):",
+            "the square names (type map to see them again):",
+        ))?;
+        let map = s.drawing(&s.obs(), None, &[], true);
+        write!(s.out, "{map}")?;
+    }
     let mut lines = input.lines();
     let mut show_board = true;
     while !s.pos.is_over() {
@@ -633,8 +839,12 @@ pub fn play(a: Args, input: impl BufRead, out: &mut dyn Write) -> Result<()> {
         };
         match word {
             "" => {}
-            "help" | "?" | "h" => s.say(help(l))?,
+            "help" | "?" | "h" => s.say(&help(l, rules.board))?,
             "board" | "b" => show_board = true,
+            "map" => {
+                let map = s.drawing(&obs, None, &[], true);
+                write!(s.out, "{map}")?;
+            }
             "dead" => {
                 let d = s.dead_list();
                 write!(s.out, "{d}")?;

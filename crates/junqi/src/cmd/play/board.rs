@@ -1,22 +1,41 @@
-//! Drawing the board as text: one tile of five columns per square, one column of link (road `─`,
-//! rail `═`) between neighbouring files, file letters and rank numbers.
+//! Drawing the board as text, one tile of five columns per square.
 //!
 //! A tile is `t body`: `t` is the piece's seat letter (or a marker), `body` the piece in four
 //! columns: its name, `??` for a hidden enemy, a guess such as `炸?` for a hidden enemy the
 //! player marked (标记), `####` face down. A camp (行营) is framed `( )` and a headquarters
 //! (大本营) `[ ]`, whether or not a piece stands there (a piece in a camp is safe, and the player
-//! must see it): the frame takes the link columns on either side of the tile, which lose nothing,
-//! since a camp or headquarters is always joined by road to its neighbours in the row.
+//! must see it). The map (`View::names`) shows each square's name in its tile instead.
+//!
+//! The grid boards (two, three and four seats) are drawn on their grid with file letters and
+//! rank numbers, turned so that the player's own half or arm is at the bottom ([`grid`]); the
+//! six-player board, which has no grid, is drawn from its drawing points (RULES §2.5) projected
+//! onto a character grid ([`hex`]).
+
+mod grid;
+pub mod hex;
 
 use super::marks::Marks;
 use super::words::{guess_tile, role_tile, seat_letter, Lang};
-use junqi_core::{BoardKind, Observation, Seat, Square, SquareKind};
+use junqi_core::{BoardKind, Observation, Seat, Square, SquareKind, Topology};
+
+#[cfg(test)]
+/// Text without its colour codes.
+pub fn unpainted(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find('\x1b') {
+        out.push_str(&rest[..i]);
+        rest = &rest[i..];
+        rest = rest.find('m').map_or("", |j| &rest[j + 1..]);
+    }
+    out + rest
+}
 
 /// How one drawing of the board looks.
 pub struct View<'a> {
     /// The display language.
     pub lang: Lang,
-    /// The person's seat (North sees the two-player board turned round).
+    /// The person's seat: their own half or arm is drawn at the bottom.
     pub me: Seat,
     /// The chosen piece, marked `>`.
     pub selected: Option<Square>,
@@ -24,252 +43,156 @@ pub struct View<'a> {
     pub dests: &'a [Square],
     /// The person's guesses on hidden enemy pieces.
     pub guesses: &'a Marks,
+    /// Draw the squares' names instead of the pieces (the map).
+    pub names: bool,
+    /// A label per seat, written beside its arm on the six-player board (`0 红方（你）`); seats
+    /// without one get none.
+    pub labels: &'a [String],
+    /// Paint pieces (and the six-player arm labels) in their seat's colour (ANSI 256 colours).
+    pub colour: bool,
+}
+
+/// The seats' colours as ANSI 256-colour indices: the web client's red, blue, orange, green
+/// (the two-, three- and four-player seats take the first ones), purple and, for black, a grey
+/// that shows on dark and light terminals alike. Flip play paints by colour 0 and 1.
+pub fn seat_colour(seat: Seat) -> u8 {
+    const COLOURS: [u8; 6] = [160, 26, 172, 28, 97, 244];
+    COLOURS[(seat as usize).min(COLOURS.len() - 1)]
+}
+
+/// Text in a colour (bold), or as it is.
+pub fn paint(text: &str, colour: Option<u8>) -> String {
+    match colour {
+        Some(c) => format!("\x1b[1;38;5;{c}m{text}\x1b[0m"),
+        None => text.to_string(),
+    }
+}
+
+/// The colour of a square's tile: its piece's seat (or flip colour), when colours are on.
+fn tile_colour(obs: &Observation, v: &View<'_>, sq: Square) -> Option<u8> {
+    if !v.colour || v.names {
+        return None;
+    }
+    let p = obs.piece_at(sq)?;
+    if p.face_down {
+        return None;
+    }
+    p.seat.map(seat_colour)
 }
 
 /// Columns of one tile.
-const TILE: usize = 5;
+pub const TILE: usize = 5;
 
 /// Draw the board as `obs` shows it.
 pub fn render(obs: &Observation, v: &View<'_>) -> String {
+    match obs.rules.board {
+        BoardKind::SixPlayer => hex::render(obs, v),
+        _ => grid::render(obs, v),
+    }
+}
+
+/// The frame of a square: `( )` camp, `[ ]` headquarters.
+fn frame(topo: &Topology, sq: Square) -> Option<(char, char)> {
+    match topo.kind(sq) {
+        SquareKind::Camp => Some(('(', ')')),
+        SquareKind::Headquarters => Some(('[', ']')),
+        SquareKind::Station => None,
+    }
+}
+
+/// The five display columns of a square's tile.
+fn tile(obs: &Observation, v: &View<'_>, sq: Square) -> String {
     let topo = obs.topology();
     let board = obs.rules.board;
-    let lang = v.lang;
-    let (mut max_f, mut max_r) = (0u8, 0u8);
-    for (f, r) in topo.squares().filter_map(|sq| topo.grid_coords(sq)) {
-        max_f = max_f.max(f);
-        max_r = max_r.max(r);
+    if v.names {
+        return format!("{:^5}", topo.name(sq));
     }
-    let turn = board == BoardKind::TwoPlayer && v.me == 1;
-    let files: Vec<u8> = if turn {
-        (0..=max_f).rev().collect()
-    } else {
-        (0..=max_f).collect()
-    };
-    let ranks: Vec<u8> = if turn {
-        (1..=max_r).collect()
-    } else {
-        (1..=max_r).rev().collect()
-    };
-    let at = |f: u8, r: u8| topo.at(f, r);
+    let kind = topo.kind(sq);
+    let marked = v.dests.contains(&sq);
     let my_colour = if obs.rules.is_flip() {
         obs.flip_colours.map(|c| c[v.me as usize])
     } else {
         Some(v.me)
     };
-    // The frame of a square: `( )` camp, `[ ]` headquarters.
-    let frame = |sq: Option<Square>| match sq.map(|s| topo.kind(s)) {
-        Some(SquareKind::Camp) => Some(('(', ')')),
-        Some(SquareKind::Headquarters) => Some(('[', ']')),
-        _ => None,
-    };
-    let tile = |sq: Square| -> String {
-        let kind = topo.kind(sq);
-        let marked = v.dests.contains(&sq);
-        match obs.piece_at(sq) {
-            None => {
-                if marked {
-                    "  *  ".to_string()
-                } else if kind == SquareKind::Station {
-                    "  ·  ".to_string()
+    match obs.piece_at(sq) {
+        None => {
+            if marked {
+                "  *  ".to_string()
+            } else if kind == SquareKind::Station {
+                "  ·  ".to_string()
+            } else {
+                " ".repeat(TILE)
+            }
+        }
+        Some(p) => {
+            let tag = if marked {
+                '*'
+            } else if v.selected == Some(sq) {
+                '>'
+            } else if obs.rules.is_flip() {
+                if p.face_down {
+                    ' '
+                } else if my_colour.is_some() && p.seat == my_colour {
+                    '+'
                 } else {
-                    " ".repeat(TILE)
+                    '-'
                 }
-            }
-            Some(p) => {
-                let tag = if marked {
-                    '*'
-                } else if v.selected == Some(sq) {
-                    '>'
-                } else if obs.rules.is_flip() {
-                    if p.face_down {
-                        ' '
-                    } else if my_colour.is_some() && p.seat == my_colour {
-                        '+'
-                    } else {
-                        '-'
-                    }
-                } else {
-                    p.seat.map_or(' ', |s| seat_letter(board, s))
-                };
-                let body = if p.face_down {
-                    "####"
-                } else {
-                    match (p.role, v.guesses.get(sq)) {
-                        (Some(r), _) => role_tile(r, lang),
-                        (None, Some(g)) => guess_tile(g, lang),
-                        (None, None) => " ?? ",
-                    }
-                };
-                format!("{tag}{body}")
-            }
-        }
-    };
-    let rail = |a: Option<Square>, b: Option<Square>| match (a, b) {
-        (Some(a), Some(b)) if topo.rail_adjacent(a, b) => 2,
-        (Some(a), Some(b)) if topo.adjacent(a, b) => 1,
-        _ => 0,
-    };
-    // A vertical link, centred in a tile's width.
-    let vertical = |c: char| format!("  {c}  ");
-    let mut out = String::new();
-    let header = |out: &mut String| {
-        out.push_str("    ");
-        for &f in &files {
-            out.push_str(&format!("  {}   ", (b'a' + f) as char));
-        }
-        out.push('\n');
-    };
-    header(&mut out);
-    for (ri, &r) in ranks.iter().enumerate() {
-        // The rank's squares and the links between neighbouring files; a framed square's
-        // brackets stand in the link columns beside it.
-        let first = files.first().and_then(|&f| frame(at(f, r)));
-        out.push_str(&format!("{r:>3}{}", first.map_or(' ', |b| b.0)));
-        for (fi, &f) in files.iter().enumerate() {
-            match at(f, r) {
-                Some(sq) => out.push_str(&tile(sq)),
-                None => {
-                    // A gap the rail crosses (the four-player centre).
-                    let (l, rt) = (
-                        fi.checked_sub(1).map(|i| files[i]),
-                        files.get(fi + 1).copied(),
-                    );
-                    let h = match (l, rt) {
-                        (Some(l), Some(rt)) => rail(at(l, r), at(rt, r)),
-                        _ => 0,
-                    };
-                    let v = if r > 1 && r < max_r {
-                        rail(at(f, r + 1), at(f, r - 1))
-                    } else {
-                        0
-                    };
-                    out.push_str(&if h == 2 {
-                        "═".repeat(TILE)
-                    } else if v == 2 {
-                        vertical('║')
-                    } else {
-                        " ".repeat(TILE)
-                    });
+            } else {
+                p.seat.map_or(' ', |s| seat_letter(board, s))
+            };
+            let body = if p.face_down {
+                "####"
+            } else {
+                match (p.role, v.guesses.get(sq)) {
+                    (Some(r), _) => role_tile(r, v.lang),
+                    (None, Some(g)) => guess_tile(g, v.lang),
+                    (None, None) => " ?? ",
                 }
-            }
-            if let Some(&g) = files.get(fi + 1) {
-                let mut link = rail(at(f, r), at(g, r));
-                if link == 0 && at(f, r).is_some() != at(g, r).is_some() {
-                    // Next to a gap the rail crosses.
-                    let gap = if at(f, r).is_none() { f } else { g };
-                    let (a, b) = (gap.checked_sub(1), gap.checked_add(1));
-                    if let (Some(a), Some(b)) = (a, b) {
-                        if rail(at(a, r), at(b, r)) == 2 {
-                            link = 2;
-                        }
-                    }
-                }
-                let bracket = frame(at(g, r))
-                    .map(|b| b.0)
-                    .or(frame(at(f, r)).map(|b| b.1));
-                out.push(match (bracket, link) {
-                    (Some(b), _) => b,
-                    (None, 2) => '═',
-                    (None, 1) => '─',
-                    _ => ' ',
-                });
-            }
+            };
+            format!("{tag}{body}")
         }
-        let last = files.last().and_then(|&f| frame(at(f, r)));
-        out.push_str(&format!("{}{r}\n", last.map_or(' ', |b| b.1)));
-        // Links to the next rank down the screen.
-        let Some(&next) = ranks.get(ri + 1) else {
-            continue;
-        };
-        out.push_str("    ");
-        for (fi, &f) in files.iter().enumerate() {
-            let mut v = rail(at(f, r), at(f, next));
-            if v == 0 && (at(f, r).is_none() || at(f, next).is_none()) {
-                // Through a gap: g7–g9 on the four-player board.
-                let (a, b) = if r > next {
-                    (r + 1, next)
-                } else {
-                    (r, next + 1)
-                };
-                let (a2, b2) = if r > next {
-                    (r, next.wrapping_sub(1))
-                } else {
-                    (r.wrapping_sub(1), next)
-                };
-                if rail(at(f, a), at(f, b)) == 2 || rail(at(f, a2), at(f, b2)) == 2 {
-                    v = 2;
-                }
-            }
-            out.push_str(&match v {
-                2 => vertical('║'),
-                1 => vertical('│'),
-                _ => " ".repeat(TILE),
-            });
-            if let Some(&g) = files.get(fi + 1) {
-                let d1 = at(f, r)
-                    .zip(at(g, next))
-                    .is_some_and(|(a, b)| topo.adjacent(a, b));
-                let d2 = at(g, r)
-                    .zip(at(f, next))
-                    .is_some_and(|(a, b)| topo.adjacent(a, b));
-                out.push(match (d1, d2) {
-                    (true, true) => '╳',
-                    (true, false) => '╲',
-                    (false, true) => '╱',
-                    _ => ' ',
-                });
-            }
-        }
-        if board == BoardKind::TwoPlayer && r.min(next) == 6 {
-            out.push_str(lang.t("  山界", "  mountain"));
-        }
-        out.push('\n');
     }
-    header(&mut out);
-    out
+}
+
+/// How many terminal columns a character takes: two for CJK ideographs and full-width forms,
+/// one for everything else the drawings use (box drawing, Latin, `·`).
+pub fn char_width(c: char) -> usize {
+    match c as u32 {
+        0x1100..=0x115F
+        | 0x2E80..=0x303E
+        | 0x3041..=0xA4CF
+        | 0xAC00..=0xD7A3
+        | 0xF900..=0xFAFF
+        | 0xFE30..=0xFE4F
+        | 0xFF00..=0xFF60
+        | 0xFFE0..=0xFFE6 => 2,
+        _ => 1,
+    }
+}
+
+/// How many terminal columns a text takes.
+pub fn text_width(s: &str) -> usize {
+    s.chars().map(char_width).sum()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use junqi_core::{Deployment, Mode, Observer, Position, Rules};
-
-    fn start() -> Position {
-        let rules = Rules::defaults(BoardKind::TwoPlayer, Mode::Dark).unwrap();
-        let d = Deployment::from_text("31537/1.5.4/2B.4B/2.7.9/1L6L2/6FL83").unwrap();
-        Position::from_deployments(rules, &[d, d], 0).unwrap()
-    }
+    use junqi_core::Role;
 
     #[test]
-    fn camps_and_headquarters_keep_their_marks_when_occupied() {
-        let mut pos = start();
-        // a5-b5: the engineer on a5 steps into the empty camp b5.
-        let b5 = pos.topology().parse_square("b5").unwrap();
-        let a5 = pos.topology().parse_square("a5").unwrap();
-        pos.play(
-            junqi_core::Action::Move { from: a5, to: b5 },
-            &mut Vec::new(),
-        )
-        .unwrap();
-        let obs = pos.observe(Observer::Seat(0));
-        let marks = Marks::default();
-        let b = render(
-            &obs,
-            &View {
-                lang: Lang::Zh,
-                me: 0,
-                selected: None,
-                dests: &[],
-                guesses: &marks,
-            },
-        );
-        let rank5 = b.lines().find(|l| l.starts_with("  5 ")).unwrap();
-        // b5 holds the piece and keeps its ( ); d5 is empty and shows ( ).
-        assert!(rank5.contains("(S"), "{rank5}");
-        assert!(rank5.contains("(     )"), "{rank5}");
-        // The HQs b1, d1 hold pieces (the flag on b1) and keep their [ ].
-        let rank1 = b.lines().find(|l| l.starts_with("  1 ")).unwrap();
-        assert_eq!(rank1.matches("[S").count(), 2, "{rank1}");
-        assert!(rank1.contains("[S军旗]"), "{rank1}");
+    fn tiles_are_five_columns_wide() {
+        for lang in [Lang::Zh, Lang::En] {
+            for r in Role::ALL {
+                assert_eq!(text_width(&format!("S{}", role_tile(r, lang))), TILE);
+                assert_eq!(text_width(&format!("S{}", guess_tile(r, lang))), TILE);
+            }
+        }
+        assert_eq!(text_width("（你）"), 6);
+        assert_eq!(text_width("═║·"), 3);
+        let red = paint("S司令", Some(seat_colour(0)));
+        assert_eq!(red, "\x1b[1;38;5;160mS司令\x1b[0m");
+        assert_eq!(unpainted(&red), "S司令");
+        assert_eq!(paint("x", None), "x");
     }
 }

@@ -102,29 +102,34 @@ pub fn parse_role(text: &str) -> Option<Role> {
     })
 }
 
-/// A seat's name: 南方, East …
+/// A seat's name: 南方, East, 红方 … Two-player 南方 北方; three-player 南方 东方 北方 (the
+/// four-player seats without West); six-player by the seat's colour, as the web client names
+/// them (six arms have no compass names; counter-clockwise from seat 0): 红方 蓝方 橙方 绿方 紫方
+/// 黑方.
 pub fn seat_name(board: BoardKind, seat: Seat, lang: Lang) -> &'static str {
-    match (board, seat, lang) {
-        (BoardKind::TwoPlayer, 0, Lang::Zh) => "南方",
-        (BoardKind::TwoPlayer, _, Lang::Zh) => "北方",
-        (BoardKind::TwoPlayer, 0, Lang::En) => "South",
-        (BoardKind::TwoPlayer, _, Lang::En) => "North",
-        (_, 0, Lang::Zh) => "南方",
-        (_, 1, Lang::Zh) => "东方",
-        (_, 2, Lang::Zh) => "北方",
-        (_, _, Lang::Zh) => "西方",
-        (_, 0, Lang::En) => "South",
-        (_, 1, Lang::En) => "East",
-        (_, 2, Lang::En) => "North",
-        (_, _, Lang::En) => "West",
+    const ZH4: [&str; 4] = ["南方", "东方", "北方", "西方"];
+    const EN4: [&str; 4] = ["South", "East", "North", "West"];
+    const ZH6: [&str; 6] = ["红方", "蓝方", "橙方", "绿方", "紫方", "黑方"];
+    const EN6: [&str; 6] = ["Red", "Blue", "Orange", "Green", "Purple", "Black"];
+    let s = seat as usize;
+    match (board, lang) {
+        (BoardKind::TwoPlayer, Lang::Zh) => ["南方", "北方"][s.min(1)],
+        (BoardKind::TwoPlayer, Lang::En) => ["South", "North"][s.min(1)],
+        (BoardKind::SixPlayer, Lang::Zh) => ZH6[s.min(5)],
+        (BoardKind::SixPlayer, Lang::En) => EN6[s.min(5)],
+        (_, Lang::Zh) => ZH4[s.min(3)],
+        (_, Lang::En) => EN4[s.min(3)],
     }
 }
 
-/// One letter per seat for the board tiles.
+/// One character per seat for the board tiles: S N (two-player), S E N (three-player),
+/// S E N W (four-player), and on the six-player board the seat's digit, which also begins the
+/// names of its arm's squares (`3c6`).
 pub fn seat_letter(board: BoardKind, seat: Seat) -> char {
     match (board, seat) {
         (BoardKind::TwoPlayer, 0) => 'S',
         (BoardKind::TwoPlayer, _) => 'N',
+        (BoardKind::SixPlayer, s) => (b'0' + s.min(9)) as char,
         (_, 0) => 'S',
         (_, 1) => 'E',
         (_, 2) => 'N',
@@ -176,6 +181,26 @@ mod tests {
         }
         assert_eq!(parse_role("大子"), None);
         assert_eq!(parse_role(""), None);
+    }
+
+    #[test]
+    fn seats_have_distinct_names_and_letters_on_every_board() {
+        for board in BoardKind::ALL {
+            for lang in [Lang::Zh, Lang::En] {
+                let names: std::collections::BTreeSet<&str> = board
+                    .seat_range()
+                    .map(|s| seat_name(board, s, lang))
+                    .collect();
+                assert_eq!(names.len(), board.seats(), "{board} {lang:?}");
+            }
+            let letters: std::collections::BTreeSet<char> =
+                board.seat_range().map(|s| seat_letter(board, s)).collect();
+            assert_eq!(letters.len(), board.seats(), "{board}");
+        }
+        assert_eq!(seat_name(BoardKind::ThreePlayer, 2, Lang::Zh), "北方");
+        assert_eq!(seat_name(BoardKind::SixPlayer, 1, Lang::Zh), "蓝方");
+        assert_eq!(seat_name(BoardKind::SixPlayer, 4, Lang::En), "Purple");
+        assert_eq!(seat_letter(BoardKind::SixPlayer, 5), '5');
     }
 
     #[test]
