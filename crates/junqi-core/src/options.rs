@@ -294,6 +294,24 @@ impl Options {
     }
 }
 
+/// Every board's teams under every value of the option, indexed by `BoardKind as usize` and
+/// `Teams as usize` (the enums' declaration order).
+const TEAM_MAPS: [[TeamMap; 3]; 4] = {
+    const fn row(board: BoardKind) -> [TeamMap; 3] {
+        [
+            TeamMap::new(board, Teams::Alternate),
+            TeamMap::new(board, Teams::Opposite),
+            TeamMap::new(board, Teams::None),
+        ]
+    }
+    [
+        row(BoardKind::TwoPlayer),
+        row(BoardKind::ThreePlayer),
+        row(BoardKind::FourPlayer),
+        row(BoardKind::SixPlayer),
+    ]
+};
+
 /// A rule set: board, mode and options (RULES §9). Part of every position and record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
@@ -345,13 +363,15 @@ impl Rules {
 
     /// The teams of the game (§7.2): from the option `teams` on the four- and six-player boards;
     /// every seat alone on the two- and three-player boards.
+    /// Looked up in a table built at compile time: the move generator and the bots ask at
+    /// every step.
     #[inline(always)]
     pub fn teams(&self) -> TeamMap {
         let teams = match self.board {
             BoardKind::FourPlayer | BoardKind::SixPlayer => self.options.teams,
             BoardKind::TwoPlayer | BoardKind::ThreePlayer => Teams::None,
         };
-        TeamMap::new(self.board, teams)
+        TEAM_MAPS[self.board as usize][teams as usize]
     }
 
     /// Whether flip play.
@@ -380,6 +400,26 @@ impl Rules {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn the_team_table_is_the_team_map() {
+        for board in BoardKind::ALL {
+            for teams in Teams::ALL {
+                let mut o = Options::defaults(board, Mode::Dark);
+                o.teams = teams;
+                let r = Rules {
+                    board,
+                    mode: Mode::Dark,
+                    options: o,
+                };
+                let want = match board {
+                    BoardKind::FourPlayer | BoardKind::SixPlayer => TeamMap::new(board, teams),
+                    _ => TeamMap::new(board, Teams::None),
+                };
+                assert_eq!(r.teams(), want, "{board} {teams}");
+            }
+        }
+    }
 
     #[test]
     fn defaults_depend_on_board_and_mode() {
