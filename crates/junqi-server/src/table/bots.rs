@@ -6,7 +6,8 @@
 use super::pacing::BotReply;
 use super::{Cmd, SeatKind, Status, Table};
 use junqi_ai::{Bot, Budget};
-use junqi_core::{event::Event, Game, Observer, Seat};
+use junqi_core::{event::Event, Action, Game, Observation, Observer, Rules, Seat};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Mutex;
 
 /// A bot owned by the table (a mutex only to make the table `Sync`; never contended).
@@ -36,14 +37,48 @@ pub(super) struct BotSlot {
     pub pending: Vec<Event>,
 }
 
-/// Tell each bot of a game what happened: its own view after `events`.
+/// The bot that takes over a seat whose bot failed (panicked): `random` needs no history, so it
+/// can start in the middle of a game.
+fn replacement(rules: &Rules, seat: Seat) -> Box<dyn Bot> {
+    let mut b = (junqi_ai::bot_by_name("random").expect("the random bot exists"))();
+    b.new_game(rules, seat, rand::random());
+    b
+}
+
+/// Let a bot think: its choice, and the bot to keep. A bot that panics never takes the table down
+/// nor leaves the game waiting: the seat gets a [`replacement`] and the choice is an error
+/// (the table then plays a legal action for it).
+pub(super) fn think(
+    mut bot: Box<dyn Bot>,
+    obs: &Observation,
+    budget: Budget,
+    seat: Seat,
+) -> (Box<dyn Bot>, Result<Action, String>) {
+    match catch_unwind(AssertUnwindSafe(|| bot.choose(obs, budget))) {
+        Ok(choice) => (bot, choice.map_err(|e| e.0)),
+        Err(_) => (
+            replacement(&obs.rules, seat),
+            Err(format!(
+                "the bot at seat {seat} panicked; the random bot takes over"
+            )),
+        ),
+    }
+}
+
+/// Tell each bot of a game what happened: its own view after `events` (a bot that panics on it
+/// is replaced, as in [`think`]).
 pub(super) fn observe_all(bots: &mut [Option<BotSlot>], game: &Game, events: &[Event]) {
     for (s, slot) in bots.iter_mut().enumerate() {
         let Some(slot) = slot else { continue };
         match slot.bot.as_mut() {
             Some(bot) => {
-                let obs = game.position().observe(Observer::Seat(s as Seat));
-                bot.get().observe(events, &obs);
+                let seat = s as Seat;
+                let obs = game.position().observe(Observer::Seat(seat));
+                let b = bot.get();
+                if catch_unwind(AssertUnwindSafe(|| b.observe(events, &obs))).is_err() {
+                    tracing::error!("the bot at seat {seat} panicked on an observation; the random bot takes over");
+                    *b = replacement(game.position().rules(), seat);
+                }
             }
             None => slot.pending.extend_from_slice(events),
         }
@@ -100,13 +135,13 @@ impl Table {
             return;
         };
         let Some(bot) = slot.bot.take() else { return };
-        let mut bot = bot.into_inner();
+        let bot = bot.into_inner();
         let obs = pos.observe(Observer::Seat(seat));
         let v = self.frames.len() as u64;
         let tx = self.tx.clone();
         let budget = Budget::Iterations(self.env.settings.bot_iterations);
         tokio::task::spawn_blocking(move || {
-            let action = bot.choose(&obs, budget).map_err(|e| e.0);
+            let (bot, action) = think(bot, &obs, budget, seat);
             let _ = tx.blocking_send(Cmd::BotDone {
                 seat,
                 bot,
@@ -133,7 +168,11 @@ impl Table {
         if let Some(g) = &self.game {
             if !slot.pending.is_empty() {
                 let pending = std::mem::take(&mut slot.pending);
-                bot.observe(&pending, &g.position().observe(Observer::Seat(seat)));
+                let obs = g.position().observe(Observer::Seat(seat));
+                if catch_unwind(AssertUnwindSafe(|| bot.observe(&pending, &obs))).is_err() {
+                    tracing::error!(table = %self.id, "the bot at seat {seat} panicked on an observation; the random bot takes over");
+                    bot = replacement(g.position().rules(), seat);
+                }
             }
         }
         slot.bot = Some(BotCell::new(bot));
@@ -168,5 +207,44 @@ impl Table {
             }
         }
         self.maybe_start_bot();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use junqi_ai::BotError;
+    use junqi_core::{Deployment, Mode, Position};
+
+    /// A bot that panics wherever it is asked anything.
+    struct Panicky;
+    impl Bot for Panicky {
+        fn name(&self) -> String {
+            "panicky".into()
+        }
+        fn new_game(&mut self, _: &Rules, _: Seat, _: u64) {}
+        fn deploy(&mut self) -> Result<Deployment, BotError> {
+            panic!("deploy")
+        }
+        fn observe(&mut self, _: &[Event], _: &Observation) {
+            panic!("observe")
+        }
+        fn choose(&mut self, _: &Observation, _: Budget) -> Result<Action, BotError> {
+            panic!("choose")
+        }
+    }
+
+    #[test]
+    fn a_panicking_bot_is_replaced_and_the_game_goes_on() {
+        let rules = Rules::defaults(junqi_core::BoardKind::SixPlayer, Mode::Dark).unwrap();
+        let mut rng = rand::thread_rng();
+        let pos = Position::random_start(rules, &mut rng);
+        let obs = pos.observe(Observer::Seat(0));
+        let (mut bot, choice) = think(Box::new(Panicky), &obs, Budget::Iterations(10), 0);
+        assert!(choice.unwrap_err().contains("panicked"));
+        assert_eq!(bot.name(), "random");
+        // The replacement plays legal actions.
+        let a = bot.choose(&obs, Budget::Iterations(10)).unwrap();
+        assert!(pos.legal_actions().contains(&a));
     }
 }
