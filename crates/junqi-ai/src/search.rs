@@ -22,7 +22,7 @@ use crate::belief::Belief;
 use crate::bot::{Bot, BotError, Budget};
 use crate::deploygen::layout_for_bot;
 use crate::eval::team_of;
-use crate::eval::{evaluate, threatens_flag, value, WIN};
+use crate::eval::{evaluate, flag_threatened, value, WIN};
 use crate::heuristic::score_actions;
 use junqi_core::combat::resolve;
 use junqi_core::{Action, AttackResult, Deployment, Event, Observation, Position, Rules, Seat};
@@ -135,7 +135,7 @@ impl SearchBot {
             self.aborted = true;
             return 0.0;
         }
-        if pos.is_over() {
+        if pos.is_over() || self.out_of_game(pos) {
             return evaluate(pos, self.seat);
         }
         if depth == 0 {
@@ -184,6 +184,13 @@ impl SearchBot {
                         && deadline.is_some_and(|d| Instant::now() >= d))
             }
         }
+    }
+
+    /// Whether our team is out of a game that goes on without it (more than two teams): our
+    /// placing is settled, so the node is a leaf.
+    fn out_of_game(&self, pos: &Position) -> bool {
+        let teams = pos.rules().teams();
+        teams.count() > 2 && pos.team_out(teams.team_of(self.seat))
     }
 
     /// Whether the side to move in `pos` is ours (the maximizing side).
@@ -265,16 +272,24 @@ impl SearchBot {
         ply: usize,
     ) -> f64 {
         let stand = evaluate(pos, self.seat);
-        if qdepth == 0 || pos.is_over() || self.nodes >= self.node_cap {
+        if qdepth == 0 || pos.is_over() || self.nodes >= self.node_cap || self.out_of_game(pos) {
             return stand;
         }
         let maximize = self.maximizing(pos);
         // A side whose flag the other side could take next move may not stand pat nor only
         // capture: every reply is searched (like check evasions in chess), so a threat one
         // move beyond the horizon is not mistaken for a quiet position.
+        // With more than two teams the search's enemies play against us (paranoid search):
+        // an enemy seat to move need not answer another enemy's threat to its flag, which
+        // that enemy would not carry out; ours it must.
         let mover_team = team_of(pos.rules(), pos.to_move());
-        let teams = pos.rules().teams().count() as u8;
-        if (0..teams).any(|t| t != mover_team && threatens_flag(pos, t)) {
+        let my_team = team_of(pos.rules(), self.seat);
+        let threatened = if maximize {
+            flag_threatened(pos, mover_team, |_| true)
+        } else {
+            flag_threatened(pos, mover_team, |t| t == my_team)
+        };
+        if threatened {
             return self.evade(pos, qdepth, alpha, beta, ply, maximize);
         }
         if maximize {
