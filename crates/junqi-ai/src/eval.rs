@@ -103,13 +103,15 @@ pub fn placing_value(placing: f64, teams: usize) -> f64 {
 /// play on. With two teams all of this is the plain two-sided evaluation.
 pub fn evaluate(pos: &Position, seat: Seat) -> f64 {
     let rules = pos.rules();
+    // (The team map is worked out once here: `Rules::teams` derives it on every call.)
     let teams = rules.teams();
+    let team_of = |s: Seat| teams.team_of(s).0;
     let n_teams = teams.count();
-    let my_team = team_of(rules, seat);
+    let my_team = team_of(seat);
     if let Some(o) = pos.outcome() {
         return match o {
             junqi_core::Outcome::Win { winners, .. } => {
-                let won = winners.iter().any(|s| team_of(rules, s) == my_team);
+                let won = winners.iter().any(|s| team_of(s) == my_team);
                 if won {
                     WIN - pos.plies() as f64
                 } else if n_teams <= 2 {
@@ -120,16 +122,16 @@ pub fn evaluate(pos: &Position, seat: Seat) -> f64 {
                 }
             }
             // The teams still in share the top placings.
-            _ if n_teams > 2 && pos.team_out(junqi_core::Team(my_team)) => {
-                placing_value(pos.teams_in_game() as f64 + 1.0, n_teams)
+            _ if n_teams > 2 && team_out(&teams, pos, junqi_core::Team(my_team)) => {
+                placing_value(teams_in(&teams, pos) as f64 + 1.0, n_teams)
             }
-            _ => enemies_out_value(pos, my_team),
+            _ => enemies_out_value(&teams, pos, my_team),
         };
     }
     let multi = n_teams > 2;
-    if multi && pos.team_out(junqi_core::Team(my_team)) {
+    if multi && team_out(&teams, pos, junqi_core::Team(my_team)) {
         // Our team is out; every team still in places above us.
-        return placing_value(pos.teams_in_game() as f64 + 1.0, n_teams);
+        return placing_value(teams_in(&teams, pos) as f64 + 1.0, n_teams);
     }
     // The side to move can take a flag now: two-player, as good as the game (short of a proof:
     // the search goes on to play it, and this keeps a stand-pat from hiding the threat).
@@ -140,9 +142,9 @@ pub fn evaluate(pos: &Position, seat: Seat) -> f64 {
     // teams only a capture by our team or of our team's flag counts: an enemy taking a third
     // team's flag is its business (the search's enemies play against us).
     let flip = rules.mode == Mode::Flip;
-    let mover = team_of(rules, pos.to_move());
+    let mover = team_of(pos.to_move());
     let multi_seat = rules.board.is_multi_seat();
-    if let Some((from, to)) = flag_taker(pos, mover, multi_seat.then(|| pos.to_move()), |t| {
+    if let Some((from, to)) = flag_taker(pos, &teams, mover, multi_seat.then(|| pos.to_move()), |t| {
         !multi || mover == my_team || t == my_team
     }) {
         if multi_seat {
@@ -159,9 +161,9 @@ pub fn evaluate(pos: &Position, seat: Seat) -> f64 {
     let topo = pos.topology();
     let side_of = |owner: u8| -> Option<u8> {
         if flip {
-            pos.seat_of_colour(owner).map(|s| team_of(rules, s))
+            pos.seat_of_colour(owner).map(|s| team_of(s))
         } else {
-            Some(team_of(rules, owner))
+            Some(team_of(owner))
         }
     };
     // Per team: material, advance and the costs below; `threat`: pressure on flags between our
@@ -176,7 +178,7 @@ pub fn evaluate(pos: &Position, seat: Seat) -> f64 {
             // it: worth more than the marshal's material says (in flip play every face-up flag
             // is public, and the plans below weigh it).
             if !flip && pos.is_public(sq) {
-                side_value[team_of(rules, p.seat) as usize] -= FLAG_SHOWN;
+                side_value[team_of(p.seat) as usize] -= FLAG_SHOWN;
             }
         }
     }
@@ -230,37 +232,47 @@ pub fn evaluate(pos: &Position, seat: Seat) -> f64 {
     let mut enemy_sum = 0.0;
     let mut enemies_in = 0usize;
     for t in teams.teams() {
-        if t.0 != my_team && !pos.team_out(t) {
+        if t.0 != my_team && !team_out(&teams, pos, t) {
             enemy_sum += side_value[t.index()];
             enemies_in += 1;
         }
     }
     let mut score = side_value[my_team as usize] - enemy_sum / enemies_in.max(1) as f64 + threat;
     if flip {
-        score += flip_plan(pos, my_team);
+        score += flip_plan(pos, &teams, my_team);
     }
     // A quiet-plies draw scores 0 (more than two teams: the placing the teams out already
     // guarantee): as it nears, the position's worth shrinks towards that, so the side ahead
     // prefers an attack (which resets the count) to another quiet move.
     let limit = rules.options.quiet_plies.max(1) as f64;
     let pressure = (pos.quiet_plies() as f64 / limit).min(1.0);
-    score * (1.0 - 0.6 * pressure * pressure) + enemies_out_value(pos, my_team)
+    score * (1.0 - 0.6 * pressure * pressure) + enemies_out_value(&teams, pos, my_team)
 }
 
 /// With more than two teams, what the enemy teams out of the game are worth to `my_team`:
 /// `WIN / (teams − 1)` each (0 with two teams). It is also the value of a draw: the teams still
 /// in share the top placings.
-fn enemies_out_value(pos: &Position, my_team: u8) -> f64 {
-    let teams = pos.rules().teams();
+fn enemies_out_value(teams: &TeamMap, pos: &Position, my_team: u8) -> f64 {
     let n = teams.count();
     if n <= 2 {
         return 0.0;
     }
     let out = teams
         .teams()
-        .filter(|&t| t.0 != my_team && pos.team_out(t))
+        .filter(|&t| t.0 != my_team && team_out(teams, pos, t))
         .count();
     WIN * out as f64 / (n - 1) as f64
+}
+
+/// Whether every seat of `team` is out ([`Position::team_out`] with the team map at hand).
+#[inline]
+fn team_out(teams: &TeamMap, pos: &Position, team: junqi_core::Team) -> bool {
+    teams.members(team).minus(pos.eliminated()).is_empty()
+}
+
+/// Number of teams with a seat still in the game.
+fn teams_in(teams: &TeamMap, pos: &Position) -> usize {
+    teams.teams().filter(|&t| !team_out(teams, pos, t)).count()
 }
 
 /// Flip play's plans, from `my_team`'s side (each term counted for both sides, opposite signs).
@@ -272,7 +284,7 @@ fn enemies_out_value(pos: &Position, my_team: u8) -> f64 {
 ///   unguarded draws every piece;
 /// - elimination: each movable piece is drawn towards the nearest enemy piece it beats, more
 ///   strongly for the side ahead in pieces that move (for it the hunt is the way to win).
-fn flip_plan(pos: &Position, my_team: u8) -> f64 {
+fn flip_plan(pos: &Position, teams: &TeamMap, my_team: u8) -> f64 {
     let topo = pos.topology();
     let rules = *pos.rules();
 
@@ -315,7 +327,7 @@ fn flip_plan(pos: &Position, my_team: u8) -> f64 {
     }
     let mut score = 0.0;
     for colour in 0..2usize {
-        let side = team_of(pos.rules(), pos.seat_of_colour(colour as u8).unwrap_or(0));
+        let side = teams.team_of(pos.seat_of_colour(colour as u8).unwrap_or(0)).0;
         let sign = if side == my_team { 1.0 } else { -1.0 };
         let enemy = 1 - colour;
         let ahead = movers[colour] > movers[enemy] + 1;
@@ -415,14 +427,16 @@ struct Beats {
 /// lies on the railway, so a flag in an HQ is reached only from a neighbouring square (a flip
 /// flag off the HQs may also be reached along a rail line; that is left to the search).
 pub fn threatens_flag(pos: &Position, team: u8) -> bool {
-    flag_taker(pos, team, None, |_| true).is_some()
+    flag_taker(pos, &pos.rules().teams(), team, None, |_| true).is_some()
 }
 
 /// Whether a flag of `victim` (a team) could be taken on the next move by a piece of a team for
 /// which `by` holds ([`threatens_flag`] seen from the flag's side).
 pub fn flag_threatened(pos: &Position, victim: u8, by: impl Fn(u8) -> bool) -> bool {
-    let teams = pos.rules().teams().count() as u8;
-    (0..teams).any(|t| t != victim && by(t) && flag_taker(pos, t, None, |v| v == victim).is_some())
+    let teams = pos.rules().teams();
+    (0..teams.count() as u8).any(|t| {
+        t != victim && by(t) && flag_taker(pos, &teams, t, None, |v| v == victim).is_some()
+    })
 }
 
 /// A move (from, to) by which a piece of `team` (of seat `by` alone, if given) standing next
@@ -430,6 +444,7 @@ pub fn flag_threatened(pos: &Position, victim: u8, by: impl Fn(u8) -> bool) -> b
 /// is compared with the pieces' owners, which are seats except in flip play (colours there).
 fn flag_taker(
     pos: &Position,
+    teams: &TeamMap,
     team: u8,
     by: Option<Seat>,
     victim: impl Fn(u8) -> bool,
@@ -442,9 +457,9 @@ fn flag_taker(
     let topo = pos.topology();
     let team_of_owner = |owner: u8| -> Option<u8> {
         if rules.mode == Mode::Flip {
-            pos.seat_of_colour(owner).map(|s| team_of(pos.rules(), s))
+            pos.seat_of_colour(owner).map(|s| teams.team_of(s).0)
         } else {
-            Some(team_of(pos.rules(), owner))
+            Some(teams.team_of(owner).0)
         }
     };
     for (fsq, f) in pos.fixed_pieces() {
