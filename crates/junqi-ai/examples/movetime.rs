@@ -38,7 +38,11 @@ fn main() {
             .collect();
         let gs = game_seed(&rules, seed, index);
         for (s, bot) in bots.iter_mut().enumerate() {
-            bot.new_game(&rules, s as Seat, gs.wrapping_mul(31).wrapping_add(s as u64 + 1));
+            bot.new_game(
+                &rules,
+                s as Seat,
+                gs.wrapping_mul(31).wrapping_add(s as u64 + 1),
+            );
         }
         let layouts: Vec<Deployment> = bots.iter_mut().map(|b| b.deploy().unwrap()).collect();
         let mut pos = Position::from_deployments(rules, &layouts, 0).unwrap();
@@ -62,7 +66,14 @@ fn main() {
                 bot.observe(&events, &pos.observe(Observer::Seat(s as Seat)));
             }
         }
-        report(&format!("game {g} ({} plies, {:?})", pos.plies(), pos.outcome().unwrap()), &times);
+        report(
+            &format!(
+                "game {g} ({} plies, {:?})",
+                pos.plies(),
+                pos.outcome().unwrap()
+            ),
+            &times,
+        );
         all.extend(times);
     }
     report("all games", &all);

@@ -61,12 +61,9 @@ impl GameResult {
                 first = 2.0;
                 continue;
             }
-            let out = members.iter().map(|s| {
-                self.eliminations
-                    .iter()
-                    .find(|e| e.1 == s)
-                    .map(|e| e.0)
-            });
+            let out = members
+                .iter()
+                .map(|s| self.eliminations.iter().find(|e| e.1 == s).map(|e| e.0));
             let mut last = Some(0);
             for o in out {
                 last = match (last, o) {
@@ -515,7 +512,12 @@ impl MatchGame {
     }
 }
 
-fn report(rules: &Rules, names: [String; 2], per_game: Vec<MatchGame>, seconds: f64) -> MatchReport {
+fn report(
+    rules: &Rules,
+    names: [String; 2],
+    per_game: Vec<MatchGame>,
+    seconds: f64,
+) -> MatchReport {
     let n = per_game.len() as u64;
     let wins = per_game.iter().filter(|g| g.class() == Some(0)).count() as u64;
     let losses = per_game.iter().filter(|g| g.class() == Some(1)).count() as u64;

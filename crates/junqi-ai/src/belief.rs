@@ -1162,7 +1162,9 @@ mod tests {
         // Seat 4 resigns: its pieces leave the board and the belief.
         let mut ev = Vec::new();
         pos.resign(4, &mut ev).unwrap();
-        assert!(ev.iter().any(|e| matches!(e, Event::Eliminated { seat: 4, .. })));
+        assert!(ev
+            .iter()
+            .any(|e| matches!(e, Event::Eliminated { seat: 4, .. })));
         b.update(&ev, &pos.observe(Observer::Seat(me)));
         assert!(b.pieces.iter().filter(|t| t.seat == 4).all(|t| !t.alive));
         assert_eq!(b.pieces.iter().filter(|t| t.alive).count(), 4 * 25);

@@ -728,7 +728,10 @@ mod tests {
             Err(e) => Err(e),
         };
         let (r, seat) = p("newgame board three_player mode dark seat 2").unwrap();
-        assert_eq!((r.board, seat, r.teams().count()), (BoardKind::ThreePlayer, 2, 3));
+        assert_eq!(
+            (r.board, seat, r.teams().count()),
+            (BoardKind::ThreePlayer, 2, 3)
+        );
         let (r, seat) = p("newgame board six_player mode dark seat 5").unwrap();
         assert_eq!((r.board, seat), (BoardKind::SixPlayer, 5));
         assert_eq!(r.teams().mates(5), junqi_core::SeatSet(0b101010));

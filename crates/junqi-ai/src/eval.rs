@@ -2,9 +2,7 @@
 //! full (determinized) position from one side's point of view.
 
 use junqi_core::combat::resolve;
-use junqi_core::{
-    Mode, Observation, Position, Role, Rules, Seat, SquareKind, TeamMap, Topology,
-};
+use junqi_core::{Mode, Observation, Position, Role, Rules, Seat, SquareKind, TeamMap, Topology};
 
 /// Material value of each role (indexed by `role as usize`).
 pub const VALUES: [f64; 12] = [
@@ -144,9 +142,11 @@ pub fn evaluate(pos: &Position, seat: Seat) -> f64 {
     let flip = rules.mode == Mode::Flip;
     let mover = team_of(pos.to_move());
     let multi_seat = rules.board.is_multi_seat();
-    if let Some((from, to)) = flag_taker(pos, &teams, mover, multi_seat.then(|| pos.to_move()), |t| {
-        !multi || mover == my_team || t == my_team
-    }) {
+    if let Some((from, to)) =
+        flag_taker(pos, &teams, mover, multi_seat.then(|| pos.to_move()), |t| {
+            !multi || mover == my_team || t == my_team
+        })
+    {
         if multi_seat {
             let mut taken = pos.clone();
             taken.play_unchecked(junqi_core::Action::Move { from, to }, &mut ());
@@ -327,7 +327,9 @@ fn flip_plan(pos: &Position, teams: &TeamMap, my_team: u8) -> f64 {
     }
     let mut score = 0.0;
     for colour in 0..2usize {
-        let side = teams.team_of(pos.seat_of_colour(colour as u8).unwrap_or(0)).0;
+        let side = teams
+            .team_of(pos.seat_of_colour(colour as u8).unwrap_or(0))
+            .0;
         let sign = if side == my_team { 1.0 } else { -1.0 };
         let enemy = 1 - colour;
         let ahead = movers[colour] > movers[enemy] + 1;

@@ -381,7 +381,11 @@ pub(crate) fn score_actions(
     // Enemy pieces that could take our flag (or a teammate's) next turn, with the chance that
     // the flag they would take is there.
     let mut threats: Vec<(Square, f64)> = Vec::new();
-    for (f, chance) in flag.map(|f| (f, 1.0)).into_iter().chain(mate_flags.iter().copied()) {
+    for (f, chance) in flag
+        .map(|f| (f, 1.0))
+        .into_iter()
+        .chain(mate_flags.iter().copied())
+    {
         for s in view.attackers_of(topo, f, f) {
             let enemy = obs
                 .piece_at(s)
@@ -541,7 +545,8 @@ pub(crate) fn score_actions(
                     }
                     None => {
                         s -= last * danger(obs, &view, seat, me, to, from);
-                        s += 0.6 * (advance(topo, &teams, own, to) - advance(topo, &teams, own, from));
+                        s += 0.6
+                            * (advance(topo, &teams, own, to) - advance(topo, &teams, own, from));
                         if me.rank().is_some_and(|r| r >= 4) || pressure > 0.5 {
                             s += (0.1 + 0.3 * pressure)
                                 * (nearest(from) - nearest(to)).clamp(-3.0, 3.0);

@@ -19,8 +19,8 @@ pub mod search;
 
 pub use arena::{
     deal_games, first_bot_score, game_seed, match_placings, match_seats, match_winner,
-    placing_score, play_game, play_game_watched, play_match_game, run_match, BotFactory,
-    BotTotals, GameResult, MatchConfig, MatchGame, MatchReport,
+    placing_score, play_game, play_game_watched, play_match_game, run_match, BotFactory, BotTotals,
+    GameResult, MatchConfig, MatchGame, MatchReport,
 };
 pub use bot::{Bot, BotError, Budget, RandomBot};
 pub use heuristic::HeuristicBot;

@@ -25,8 +25,8 @@ use crate::eval::{evaluate, flag_threatened, value, WIN};
 use crate::heuristic::score_actions;
 use junqi_core::combat::resolve;
 use junqi_core::{
-    Action, AttackResult, BoardKind, Deployment, Event, Observation, Position, Rules, Seat, TeamMap,
-    Teams,
+    Action, AttackResult, BoardKind, Deployment, Event, Observation, Position, Rules, Seat,
+    TeamMap, Teams,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -195,11 +195,7 @@ impl SearchBot {
     /// placing is settled, so the node is a leaf.
     fn out_of_game(&self, pos: &Position) -> bool {
         let teams = &self.teams;
-        teams.count() > 2
-            && teams
-                .mates(self.seat)
-                .minus(pos.eliminated())
-                .is_empty()
+        teams.count() > 2 && teams.mates(self.seat).minus(pos.eliminated()).is_empty()
     }
 
     /// Whether the side to move in `pos` is ours (the maximizing side).

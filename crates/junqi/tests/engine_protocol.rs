@@ -140,14 +140,23 @@ fn an_external_engine_plays_a_match_without_forfeits() {
 #[test]
 fn external_engines_play_three_and_six_player_games() {
     let with_teams = |board, mode, teams: &str| {
-        let opts = junqi_core::Options::from_json(board, mode, Some(&json!({ "teams": teams })))
-            .unwrap();
+        let opts =
+            junqi_core::Options::from_json(board, mode, Some(&json!({ "teams": teams }))).unwrap();
         Rules::new(board, mode, opts).unwrap()
     };
     for (rules, games) in [
-        (Rules::defaults(BoardKind::ThreePlayer, Mode::Dark).unwrap(), 3),
-        (Rules::defaults(BoardKind::SixPlayer, Mode::Dark).unwrap(), 2),
-        (with_teams(BoardKind::SixPlayer, Mode::HalfOpen, "opposite"), 3),
+        (
+            Rules::defaults(BoardKind::ThreePlayer, Mode::Dark).unwrap(),
+            3,
+        ),
+        (
+            Rules::defaults(BoardKind::SixPlayer, Mode::Dark).unwrap(),
+            2,
+        ),
+        (
+            with_teams(BoardKind::SixPlayer, Mode::HalfOpen, "opposite"),
+            3,
+        ),
         (with_teams(BoardKind::SixPlayer, Mode::Open, "none"), 6),
     ] {
         let ext = ExternalBot::factory(
