@@ -1,5 +1,5 @@
 //! Benchmarks: the time one bot decision takes at its default budget (the figure behind "about
-//! 100 ms a move" for `search`), in two-player dark, four-player dark and flip play, early and
+//! 100 ms a move" for `search`), in two-, three-, four- and six-player dark and flip play, early and
 //! in the middle game. Positions come from heuristic-against-heuristic games with a fixed seed;
 //! the benchmarked bot has observed the whole game from the seat to move, as in the arena.
 
@@ -57,7 +57,9 @@ fn decisions(c: &mut Criterion) {
     g.warm_up_time(std::time::Duration::from_secs(1));
     for (board, mode, label) in [
         (BoardKind::TwoPlayer, Mode::Dark, "2p_dark"),
+        (BoardKind::ThreePlayer, Mode::Dark, "3p_dark"),
         (BoardKind::FourPlayer, Mode::Dark, "4p_dark"),
+        (BoardKind::SixPlayer, Mode::Dark, "6p_dark"),
         (BoardKind::TwoPlayer, Mode::Flip, "2p_flip"),
     ] {
         for (phase, plies) in [("early", 10), ("middle", 60)] {

@@ -70,7 +70,7 @@ fn main() {
                     },
                 );
                 let pos = last.expect("a flip game has actions");
-                let score = first_bot_score(&result.outcome, i);
+                let score = first_bot_score(&rules, &result, i);
                 let a_seat = (i % 2) as u8;
                 let ca = pos.colour_of(a_seat).unwrap_or(0);
                 let mut s = format!(

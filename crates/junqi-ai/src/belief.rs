@@ -33,9 +33,9 @@
 use crate::deploygen::layout_prior;
 use junqi_core::combat::resolve;
 use junqi_core::options::RailTurns;
-use junqi_core::types::BoardKind;
 use junqi_core::{
     AttackResult, Event, Observation, Position, Role, Rules, Seat, Square, SquareKind, Topology,
+    MAX_SEATS,
 };
 use rand::Rng;
 
@@ -274,8 +274,8 @@ impl Belief {
             return;
         }
         let mut dead: Vec<(usize, Seat)> = Vec::new();
-        let mut revealed = [false; 4];
-        let mut eliminated_now = [false; 4];
+        let mut revealed = [false; MAX_SEATS];
+        let mut eliminated_now = [false; MAX_SEATS];
         for e in events {
             match *e {
                 Event::Move { from, to, .. } => {
@@ -350,7 +350,8 @@ impl Belief {
                 }
                 Event::Eliminated { seat, .. } => {
                     eliminated_now[seat as usize] = true;
-                    if self.rules.board == BoardKind::FourPlayer {
+                    // Multi-seat: an eliminated seat's pieces leave the board together.
+                    if self.rules.board.is_multi_seat() {
                         for sq in 0..self.at.len() {
                             if let Some(i) = self.at[sq] {
                                 if self.pieces[i].seat == seat {
@@ -754,7 +755,7 @@ impl Belief {
         }
         let roles = self.sample_roles(rng)?;
         let at = &self.at;
-        let mut fallback = [[0u8; 12]; 4];
+        let mut fallback = [[0u8; 12]; MAX_SEATS];
         obs.determinize(|p| {
             let s = p.seat.unwrap_or(0);
             match at[p.at.index()] {
@@ -994,7 +995,7 @@ pub fn matching(masks: &[RoleMask], caps: &[u8; 12]) -> Option<Vec<usize>> {
 mod tests {
     use super::*;
     use crate::bot::{Bot, RandomBot};
-    use junqi_core::{Action, Mode, Observer, Position};
+    use junqi_core::{Action, BoardKind, Mode, Observer, Position, Teams};
     use rand::SeedableRng;
 
     #[test]
@@ -1121,6 +1122,57 @@ mod tests {
         run_games(rules, 10, 400, 11);
         let rules = Rules::defaults(BoardKind::TwoPlayer, Mode::Flip).unwrap();
         run_games(rules, 30, 500, 9);
+    }
+
+    #[test]
+    fn true_role_never_excluded_three_and_six_player() {
+        let three = Rules::defaults(BoardKind::ThreePlayer, Mode::Dark).unwrap();
+        run_games(three, 4, 600, 13);
+        let six = Rules::defaults(BoardKind::SixPlayer, Mode::Dark).unwrap();
+        run_games(six, 2, 700, 17);
+        let half = Rules::defaults(BoardKind::SixPlayer, Mode::HalfOpen).unwrap();
+        run_games(half, 2, 800, 17);
+        let mut ffa = six;
+        ffa.options.teams = Teams::None;
+        run_games(ffa, 2, 900, 17);
+    }
+
+    /// Six-player: up to five enemies tracked piece by piece, teammates' pieces known under
+    /// half-open play, and an eliminated seat's pieces gone from the board (and from the belief)
+    /// at once.
+    #[test]
+    fn six_player_belief_follows_every_seat() {
+        let rules = Rules::defaults(BoardKind::SixPlayer, Mode::HalfOpen).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(21);
+        let mut pos = Position::random_start(rules, &mut rng);
+        let me: Seat = 3;
+        let mut b = Belief::new(rules, me);
+        b.update(&[], &pos.observe(Observer::Seat(me)));
+        // Every other seat's 25 pieces are tracked; teammates 1 and 5 with their roles known.
+        assert_eq!(b.pieces.len(), 5 * 25);
+        for t in &b.pieces {
+            let truth = pos.piece_at(t.at).unwrap();
+            assert_eq!(t.seat, truth.seat);
+            if rules.teams().same_team(t.seat, me) {
+                assert_eq!(t.mask, bit(truth.role), "teammate's piece known");
+            } else {
+                assert!(t.mask.count_ones() > 1, "enemy piece hidden");
+            }
+        }
+        // Seat 4 resigns: its pieces leave the board and the belief.
+        let mut ev = Vec::new();
+        pos.resign(4, &mut ev).unwrap();
+        assert!(ev
+            .iter()
+            .any(|e| matches!(e, Event::Eliminated { seat: 4, .. })));
+        b.update(&ev, &pos.observe(Observer::Seat(me)));
+        assert!(b.pieces.iter().filter(|t| t.seat == 4).all(|t| !t.alive));
+        assert_eq!(b.pieces.iter().filter(|t| t.alive).count(), 4 * 25);
+        assert_eq!(b.contradictions, 0);
+        b.check_against(&pos).unwrap();
+        let obs = pos.observe(Observer::Seat(me));
+        let w = b.sample_world(&obs, &mut rng).expect("a world");
+        assert_eq!(w.observe(Observer::Seat(me)).pieces, obs.pieces);
     }
 
     /// Thousands of games (release: `cargo test --release -p junqi-ai --lib belief -- --ignored`).

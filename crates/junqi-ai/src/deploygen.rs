@@ -215,8 +215,11 @@ mod tests {
         for seed in 0..2000u64 {
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
             let d = generate(&mut rng);
-            d.validate(BoardKind::TwoPlayer, 0).unwrap();
-            d.validate(BoardKind::FourPlayer, (seed % 4) as u8).unwrap();
+            // Layouts are in local coordinates: legal for every seat of every board.
+            for board in BoardKind::ALL {
+                let seat = (seed % board.seats() as u64) as u8;
+                d.validate(board, seat).unwrap();
+            }
             seen.insert(d.to_string());
             let mut rng2 = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
             assert_eq!(generate(&mut rng2), d, "seeded");
@@ -225,6 +228,37 @@ mod tests {
             l.validate(BoardKind::TwoPlayer, 1).unwrap();
         }
         assert!(seen.len() > 1990);
+    }
+
+    /// The bots' layouts start a legal game on every board, every seat deploying its own.
+    #[test]
+    fn bot_layouts_deploy_every_seat_of_every_board() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(77);
+        for board in BoardKind::ALL {
+            let mode = if board.is_multi_seat() {
+                junqi_core::Mode::Dark
+            } else {
+                junqi_core::Mode::Open
+            };
+            let rules = junqi_core::Rules::defaults(board, mode).unwrap();
+            let layouts: Vec<Deployment> = board
+                .seat_range()
+                .map(|_| layout_for_bot(&mut rng))
+                .collect();
+            let pos = junqi_core::Position::from_deployments(rules, &layouts, 0).unwrap();
+            assert_eq!(pos.pieces().count(), 25 * board.seats());
+            for seat in board.seat_range() {
+                let flag = pos
+                    .pieces()
+                    .find(|(_, p)| p.seat == seat && p.role == Role::Flag)
+                    .unwrap()
+                    .0;
+                assert!(
+                    pos.topology().hqs_of(seat).contains(&flag),
+                    "{board} seat {seat}"
+                );
+            }
+        }
     }
 
     #[test]
@@ -284,8 +318,10 @@ mod tests {
     fn classics_are_legal() {
         for name in classic_names() {
             let d = classic(name).unwrap();
-            for seat in 0..4 {
-                d.validate(BoardKind::FourPlayer, seat).unwrap();
+            for board in BoardKind::ALL {
+                for seat in board.seat_range() {
+                    d.validate(board, seat).unwrap();
+                }
             }
         }
         let p = layout_prior();

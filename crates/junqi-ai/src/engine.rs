@@ -236,7 +236,8 @@ pub fn parse_command(line: &str) -> Result<Option<Command>, String> {
                 }
                 rest = r;
             }
-            let board = board.ok_or("newgame needs board <two_player|four_player>")?;
+            let board = board
+                .ok_or("newgame needs board <two_player|three_player|four_player|six_player>")?;
             let mode = mode.ok_or("newgame needs mode <dark|open|half_open|flip>")?;
             let seat = seat.ok_or("newgame needs seat <n>")?;
             let rules = parse_rules(board, mode, options.as_ref())?;
@@ -590,7 +591,7 @@ impl Engine {
 mod tests {
     use super::*;
     use crate::bot::RandomBot;
-    use junqi_core::Position;
+    use junqi_core::{Position, Teams};
     use rand::SeedableRng;
     use serde_json::json;
 
@@ -720,6 +721,99 @@ mod tests {
     }
 
     #[test]
+    fn newgame_takes_every_board_and_the_teams_option() {
+        let p = |s: &str| match parse_command(s) {
+            Ok(Some(Command::NewGame { rules, seat, .. })) => Ok((rules, seat)),
+            Ok(other) => panic!("{s:?} parsed as {other:?}"),
+            Err(e) => Err(e),
+        };
+        let (r, seat) = p("newgame board three_player mode dark seat 2").unwrap();
+        assert_eq!(
+            (r.board, seat, r.teams().count()),
+            (BoardKind::ThreePlayer, 2, 3)
+        );
+        let (r, seat) = p("newgame board six_player mode dark seat 5").unwrap();
+        assert_eq!((r.board, seat), (BoardKind::SixPlayer, 5));
+        assert_eq!(r.teams().mates(5), junqi_core::SeatSet(0b101010));
+        let (r, _) =
+            p(r#"newgame board six_player mode half_open seat 4 options {"teams":"opposite"}"#)
+                .unwrap();
+        assert_eq!((r.mode, r.options.teams), (Mode::HalfOpen, Teams::Opposite));
+        assert_eq!(r.teams().mates(4), junqi_core::SeatSet(0b010010));
+        let (r, _) =
+            p(r#"newgame board four_player mode dark seat 3 options {"teams":"none"}"#).unwrap();
+        assert_eq!(r.teams().count(), 4);
+        for bad in [
+            "newgame board three_player mode dark seat 3",
+            "newgame board six_player mode dark seat 6",
+            "newgame board three_player mode half_open seat 0",
+            r#"newgame board three_player mode dark seat 0 options {"teams":"alternate"}"#,
+            r#"newgame board six_player mode half_open seat 0 options {"teams":"none"}"#,
+            r#"newgame board six_player mode dark seat 0 options {"teams":"pairs"}"#,
+            "newgame board six_player mode flip seat 0",
+        ] {
+            assert!(p(bad).is_err(), "{bad:?} parsed");
+            assert!(is_error(engine().handle(bad)), "{bad:?}");
+        }
+        assert!(parse_command("newgame mode dark seat 0")
+            .unwrap_err()
+            .contains("three_player"));
+    }
+
+    /// A whole six-player game (and a three-player one) through the protocol's lines: the
+    /// engine gets every step's events and its observation as JSON, and its `bestmove` is
+    /// always legal.
+    #[test]
+    fn the_engine_plays_three_and_six_player_games() {
+        let mut ffa = Rules::defaults(BoardKind::SixPlayer, Mode::Dark).unwrap();
+        ffa.options.teams = Teams::None;
+        for rules in [
+            Rules::defaults(BoardKind::ThreePlayer, Mode::Dark).unwrap(),
+            Rules::defaults(BoardKind::SixPlayer, Mode::HalfOpen).unwrap(),
+            ffa,
+        ] {
+            let seats = rules.seats() as Seat;
+            let mut engines: Vec<Engine> = (0..seats)
+                .map(|_| Engine::new(Box::new(crate::HeuristicBot::default())))
+                .collect();
+            let mut layouts = Vec::new();
+            for (s, e) in engines.iter_mut().enumerate() {
+                assert!(lines(e.handle(&newgame_line(&rules, s as Seat, 3))).is_empty());
+                let d = lines(e.handle("deploy"));
+                let text = d[0].strip_prefix("deployment ").expect("a deployment");
+                layouts.push(junqi_core::Deployment::from_text(text).unwrap());
+            }
+            let mut pos = Position::from_deployments(rules, &layouts, 0).unwrap();
+            for (s, e) in engines.iter_mut().enumerate() {
+                let obs = pos.observe(Observer::Seat(s as Seat));
+                assert!(lines(e.handle(&observation_line(&obs))).is_empty());
+            }
+            let mut ev = Vec::new();
+            while !pos.is_over() && pos.plies() < 400 {
+                let seat = pos.to_move();
+                let answer = lines(engines[seat as usize].handle("go"));
+                let text = answer[0].strip_prefix("bestmove ").expect("bestmove");
+                let a = junqi_core::notation::action_from_text(pos.topology(), text).unwrap();
+                ev.clear();
+                pos.play(a, &mut ev).expect("a legal action");
+                for (s, e) in engines.iter_mut().enumerate() {
+                    if !ev.is_empty() {
+                        assert!(lines(e.handle(&events_line(pos.topology(), &ev))).is_empty());
+                    }
+                    let obs = pos.observe(Observer::Seat(s as Seat));
+                    assert!(lines(e.handle(&observation_line(&obs))).is_empty());
+                }
+            }
+            assert!(pos.plies() > 50, "{}: {} plies", rules.board, pos.plies());
+            if let Some(o) = pos.outcome() {
+                for e in &mut engines {
+                    assert!(lines(e.handle(&gameover_line(o))).is_empty());
+                }
+            }
+        }
+    }
+
+    #[test]
     fn the_seed_is_a_u64_in_decimal_and_nothing_else() {
         let seed = |line: &str| match parse_command(line) {
             Ok(Some(Command::NewGame { seed, .. })) => Ok(seed),
@@ -831,13 +925,21 @@ mod tests {
     #[test]
     fn observations_round_trip() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2);
-        for (board, mode) in [
-            (BoardKind::TwoPlayer, Mode::Dark),
-            (BoardKind::TwoPlayer, Mode::Flip),
-            (BoardKind::FourPlayer, Mode::HalfOpen),
-            (BoardKind::FourPlayer, Mode::Open),
+        let with_teams = |board, mode, teams| {
+            let mut r = Rules::defaults(board, mode).unwrap();
+            r.options.teams = teams;
+            Rules::new(board, mode, r.options).unwrap()
+        };
+        for rules in [
+            Rules::defaults(BoardKind::TwoPlayer, Mode::Dark).unwrap(),
+            Rules::defaults(BoardKind::TwoPlayer, Mode::Flip).unwrap(),
+            Rules::defaults(BoardKind::FourPlayer, Mode::HalfOpen).unwrap(),
+            Rules::defaults(BoardKind::FourPlayer, Mode::Open).unwrap(),
+            Rules::defaults(BoardKind::ThreePlayer, Mode::Dark).unwrap(),
+            Rules::defaults(BoardKind::SixPlayer, Mode::HalfOpen).unwrap(),
+            with_teams(BoardKind::SixPlayer, Mode::HalfOpen, Teams::Opposite),
+            with_teams(BoardKind::SixPlayer, Mode::Dark, Teams::None),
         ] {
-            let rules = Rules::defaults(board, mode).unwrap();
             let mut pos = Position::random_start(rules, &mut rng);
             for _ in 0..30 {
                 for s in 0..rules.seats() as Seat {

@@ -263,6 +263,13 @@ fn flag_exposure(
     total
 }
 
+/// A square no board has: [`flag_exposure`] with it as both ends of the move measures the board
+/// as it stands.
+const NO_SQUARE: Square = Square(u8::MAX);
+
+/// Steps from a teammate's flag within which a move may change how exposed it is.
+const MATE_FLAG_REACH: u8 = 5;
+
 /// How many of our pieces could move after our piece moves `from` → `to` and stays there (or
 /// now, with no move): pieces of ours that can move (not landmines or flags, not stuck in an HQ)
 /// with a neighbouring square that is empty or holds an enemy piece outside a camp. With none
@@ -347,18 +354,56 @@ pub(crate) fn score_actions(
         .iter()
         .find(|p| owner.is_some() && p.seat == owner && p.role == Some(Role::Flag))
         .map(|p| p.at);
-    // Enemy pieces that could take our flag next turn.
-    let threats: Vec<Square> = match flag {
-        Some(f) => view
-            .attackers_of(topo, f, f)
-            .into_iter()
-            .filter(|s| {
-                obs.piece_at(*s)
-                    .is_some_and(|p| !p.face_down && p.seat.is_some_and(|o| is_enemy(obs, seat, o)))
-            })
-            .collect(),
-        None => Vec::new(),
-    };
+    // Our teammates' flags (boards with teams), each with the chance that it stands there:
+    // known (open and half-open play, or announced), or believed (an HQ of a teammate, from the
+    // belief). A threat to a teammate's flag is a threat to our team.
+    let teams = obs.rules.teams();
+    let mut mate_flags: Vec<(Square, f64)> = Vec::new();
+    if teams.has_teammates() && obs.rules.mode != Mode::Flip {
+        for p in &obs.pieces {
+            let Some(o) = p.seat else { continue };
+            if o == seat || !teams.same_team(o, seat) {
+                continue;
+            }
+            let chance = match p.role {
+                Some(Role::Flag) => 1.0,
+                Some(_) => 0.0,
+                None if topo.kind(p.at) == SquareKind::Headquarters => view.cells[p.at.index()]
+                    .as_ref()
+                    .map_or(0.0, |(_, d)| d[Role::Flag as usize]),
+                None => 0.0,
+            };
+            if chance > 0.05 {
+                mate_flags.push((p.at, chance));
+            }
+        }
+    }
+    // Enemy pieces that could take our flag (or a teammate's) next turn, with the chance that
+    // the flag they would take is there.
+    let mut threats: Vec<(Square, f64)> = Vec::new();
+    for (f, chance) in flag
+        .map(|f| (f, 1.0))
+        .into_iter()
+        .chain(mate_flags.iter().copied())
+    {
+        for s in view.attackers_of(topo, f, f) {
+            let enemy = obs
+                .piece_at(s)
+                .is_some_and(|p| !p.face_down && p.seat.is_some_and(|o| is_enemy(obs, seat, o)));
+            if !enemy {
+                continue;
+            }
+            match threats.iter_mut().find(|t| t.0 == s) {
+                Some(t) => t.1 = t.1.max(chance),
+                None => threats.push((s, chance)),
+            }
+        }
+    }
+    // How exposed each teammate's flag is now (a move far from it changes nothing there).
+    let mate_exposure: Vec<f64> = mate_flags
+        .iter()
+        .map(|&(f, _)| flag_exposure(obs, &view, seat, f, NO_SQUARE, NO_SQUARE))
+        .collect();
     // Enemy pieces that can be attacked (not in camps), for approaching them.
     let targets: Vec<Square> = obs
         .pieces
@@ -458,6 +503,19 @@ pub(crate) fn score_actions(
                 if let Some(f) = flag {
                     s -= flag_exposure(obs, &view, seat, f, from, to);
                 }
+                // A teammate's flag counts like ours, by the chance that it stands there: what
+                // the move changes in its exposure (nothing, for a move far from it).
+                for (i, &(f, chance)) in mate_flags.iter().enumerate() {
+                    if topo.distance(f, from) <= MATE_FLAG_REACH
+                        || topo.distance(f, to) <= MATE_FLAG_REACH
+                    {
+                        let after = flag_exposure(obs, &view, seat, f, from, to);
+                        s -= chance * (after - mate_exposure[i]);
+                    }
+                    if topo.adjacent(f, from) {
+                        s -= 1.5 * chance;
+                    }
+                }
                 // Guards next to our flag stay unless there is a reason to leave.
                 if flag.is_some_and(|f| topo.adjacent(f, from)) {
                     s -= 1.5;
@@ -474,20 +532,21 @@ pub(crate) fn score_actions(
                             s -= 60.0 * ((1.0 - survive) - 0.5 * pressure).max(0.0);
                         }
                         // Defend the flag: anything that can reach it must go.
-                        if threats.contains(&to) {
+                        if let Some(&(_, chance)) = threats.iter().find(|t| t.0 == to) {
                             let movable: f64 = Role::ALL
                                 .iter()
                                 .filter(|r| r.is_movable())
                                 .map(|&r| d[r as usize])
                                 .sum();
-                            s += 30.0 * movable;
+                            s += 30.0 * movable * chance;
                         }
                         // Break long quiet spells before they end in a draw.
                         s += 3.0 * pressure;
                     }
                     None => {
                         s -= last * danger(obs, &view, seat, me, to, from);
-                        s += 0.6 * (advance(topo, own, to) - advance(topo, own, from));
+                        s += 0.6
+                            * (advance(topo, &teams, own, to) - advance(topo, &teams, own, from));
                         if me.rank().is_some_and(|r| r >= 4) || pressure > 0.5 {
                             s += (0.1 + 0.3 * pressure)
                                 * (nearest(from) - nearest(to)).clamp(-3.0, 3.0);

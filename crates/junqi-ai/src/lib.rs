@@ -18,9 +18,9 @@ pub mod registry;
 pub mod search;
 
 pub use arena::{
-    first_bot_score, game_seed, match_seats, match_winner, play_game, play_game_watched,
-    play_match_game, run_match, BotFactory, BotTotals, GameResult, MatchConfig, MatchGame,
-    MatchReport,
+    deal_games, first_bot_score, game_seed, match_placings, match_seats, match_winner,
+    placing_score, play_game, play_game_watched, play_match_game, run_match, BotFactory, BotTotals,
+    GameResult, MatchConfig, MatchGame, MatchReport,
 };
 pub use bot::{Bot, BotError, Budget, RandomBot};
 pub use heuristic::HeuristicBot;

@@ -21,11 +21,13 @@
 use crate::belief::Belief;
 use crate::bot::{Bot, BotError, Budget};
 use crate::deploygen::layout_for_bot;
-use crate::eval::team_of;
-use crate::eval::{evaluate, threatens_flag, value, WIN};
+use crate::eval::{evaluate, flag_threatened, value, WIN};
 use crate::heuristic::score_actions;
 use junqi_core::combat::resolve;
-use junqi_core::{Action, AttackResult, Deployment, Event, Observation, Position, Rules, Seat};
+use junqi_core::{
+    Action, AttackResult, BoardKind, Deployment, Event, Observation, Position, Rules, Seat,
+    TeamMap, Teams,
+};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
@@ -88,6 +90,8 @@ pub struct SearchBot {
     pub last_depth: u32,
     /// Keys of the positions seen since the last attack or flip, while nothing was hidden.
     seen: Vec<u64>,
+    /// The game's teams (worked out once: `Rules::teams` derives them on every call).
+    teams: TeamMap,
 }
 
 impl SearchBot {
@@ -107,6 +111,7 @@ impl SearchBot {
             last_worlds: 0,
             last_depth: 0,
             seen: Vec::new(),
+            teams: TeamMap::new(BoardKind::TwoPlayer, Teams::None),
         }
     }
 
@@ -135,7 +140,7 @@ impl SearchBot {
             self.aborted = true;
             return 0.0;
         }
-        if pos.is_over() {
+        if pos.is_over() || self.out_of_game(pos) {
             return evaluate(pos, self.seat);
         }
         if depth == 0 {
@@ -186,9 +191,16 @@ impl SearchBot {
         }
     }
 
+    /// Whether our team is out of a game that goes on without it (more than two teams): our
+    /// placing is settled, so the node is a leaf.
+    fn out_of_game(&self, pos: &Position) -> bool {
+        let teams = &self.teams;
+        teams.count() > 2 && teams.mates(self.seat).minus(pos.eliminated()).is_empty()
+    }
+
     /// Whether the side to move in `pos` is ours (the maximizing side).
     fn maximizing(&self, pos: &Position) -> bool {
-        pos.rules().teams().same_team(pos.to_move(), self.seat)
+        self.teams.same_team(pos.to_move(), self.seat)
     }
 
     /// The actions searched below the root in `pos`, in the reusable buffer of search depth
@@ -265,16 +277,24 @@ impl SearchBot {
         ply: usize,
     ) -> f64 {
         let stand = evaluate(pos, self.seat);
-        if qdepth == 0 || pos.is_over() || self.nodes >= self.node_cap {
+        if qdepth == 0 || pos.is_over() || self.nodes >= self.node_cap || self.out_of_game(pos) {
             return stand;
         }
         let maximize = self.maximizing(pos);
         // A side whose flag the other side could take next move may not stand pat nor only
         // capture: every reply is searched (like check evasions in chess), so a threat one
         // move beyond the horizon is not mistaken for a quiet position.
-        let mover_team = team_of(pos.rules(), pos.to_move());
-        let teams = pos.rules().teams().count() as u8;
-        if (0..teams).any(|t| t != mover_team && threatens_flag(pos, t)) {
+        // With more than two teams the search's enemies play against us (paranoid search):
+        // an enemy seat to move need not answer another enemy's threat to its flag, which
+        // that enemy would not carry out; ours it must.
+        let mover_team = self.teams.team_of(pos.to_move()).0;
+        let my_team = self.teams.team_of(self.seat).0;
+        let threatened = if maximize {
+            flag_threatened(pos, mover_team, |_| true)
+        } else {
+            flag_threatened(pos, mover_team, |t| t == my_team)
+        };
+        if threatened {
             return self.evade(pos, qdepth, alpha, beta, ply, maximize);
         }
         if maximize {
@@ -521,6 +541,7 @@ impl Bot for SearchBot {
 
     fn new_game(&mut self, rules: &Rules, seat: Seat, seed: u64) {
         self.seat = seat;
+        self.teams = rules.teams();
         self.rng = ChaCha8Rng::seed_from_u64(seed);
         self.belief = Some(Belief::new(*rules, seat));
         self.seen.clear();
@@ -542,6 +563,7 @@ impl Bot for SearchBot {
         if actions.is_empty() {
             return Err(BotError("asked to move with no legal action".into()));
         }
+        self.teams = obs.rules.teams();
         if self.belief.is_none() || self.seat != obs.to_move {
             self.seat = obs.to_move;
             let mut b = Belief::new(obs.rules, obs.to_move);

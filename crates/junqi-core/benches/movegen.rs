@@ -1,5 +1,6 @@
-//! Benchmarks: legal-action generation in opening, middle game and endgame positions on both
-//! boards, and uniform-random playouts.
+//! Benchmarks: legal-action generation in opening, middle game and endgame positions on every
+//! board, and uniform-random playouts (throughput in plies, so that the boards compare:
+//! `random_playout/*` of one run is the per-ply cost of each board on the same machine state).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use junqi_core::playout::{random_playout, random_position};
@@ -16,7 +17,9 @@ fn movegen(c: &mut Criterion) {
     let mut g = c.benchmark_group("legal_actions");
     for (board, mode, label) in [
         (BoardKind::TwoPlayer, Mode::Dark, "2p"),
+        (BoardKind::ThreePlayer, Mode::Dark, "3p"),
         (BoardKind::FourPlayer, Mode::Dark, "4p"),
+        (BoardKind::SixPlayer, Mode::Dark, "6p"),
         (BoardKind::TwoPlayer, Mode::Flip, "2p_flip"),
     ] {
         for (phase, plies) in [("opening", 0), ("middle", 60), ("endgame", 250)] {
@@ -40,7 +43,9 @@ fn playouts(c: &mut Criterion) {
     for (board, mode, label) in [
         (BoardKind::TwoPlayer, Mode::Dark, "2p_dark"),
         (BoardKind::TwoPlayer, Mode::Flip, "2p_flip"),
+        (BoardKind::ThreePlayer, Mode::Dark, "3p_dark"),
         (BoardKind::FourPlayer, Mode::Dark, "4p_dark"),
+        (BoardKind::SixPlayer, Mode::Dark, "6p_dark"),
     ] {
         let rules = Rules::defaults(board, mode).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(1);

@@ -134,6 +134,58 @@ fn an_external_engine_plays_a_match_without_forfeits() {
     assert!(r.forfeits.is_empty(), "{:?}", r.forfeits);
 }
 
+/// Three- and six-player games (free-for-all and teams) through the protocol: `junqi engine`
+/// processes play whole games via `ExternalBot` in the arena, one process per seat, and every
+/// seat's observations and events reach them as JSON.
+#[test]
+fn external_engines_play_three_and_six_player_games() {
+    let with_teams = |board, mode, teams: &str| {
+        let opts =
+            junqi_core::Options::from_json(board, mode, Some(&json!({ "teams": teams }))).unwrap();
+        Rules::new(board, mode, opts).unwrap()
+    };
+    for (rules, games) in [
+        (
+            Rules::defaults(BoardKind::ThreePlayer, Mode::Dark).unwrap(),
+            3,
+        ),
+        (
+            Rules::defaults(BoardKind::SixPlayer, Mode::Dark).unwrap(),
+            2,
+        ),
+        (
+            with_teams(BoardKind::SixPlayer, Mode::HalfOpen, "opposite"),
+            3,
+        ),
+        (with_teams(BoardKind::SixPlayer, Mode::Open, "none"), 6),
+    ] {
+        let ext = ExternalBot::factory(
+            &engine_cmd("engine --bot heuristic"),
+            Duration::from_secs(20),
+        )
+        .unwrap();
+        let cfg = MatchConfig {
+            rules,
+            games,
+            seed: 4,
+            budget: Budget::Iterations(10),
+            threads: 2,
+        };
+        let r = run_match(cfg, ext, bot_by_name("random").unwrap());
+        let what = format!("{} {} {}", rules.board, rules.mode, rules.options.teams);
+        assert_eq!(r.games, games, "{what}");
+        assert!(r.forfeits.is_empty(), "{what}: {:?}", r.forfeits);
+        for g in &r.per_game {
+            assert!(g.result.plies > 0, "{what}");
+            // The engine's team(s) and the other bot's cover every seat.
+            assert_eq!(g.seats[0].len() + g.seats[1].len(), rules.seats(), "{what}");
+            assert_eq!(g.placings.len(), rules.seats(), "{what}");
+        }
+        // The heuristic behind the protocol beats random players.
+        assert!(r.score > 0.5, "{what}: {}", r.to_text());
+    }
+}
+
 /// A shell script engine that deploys legally and then answers every `go` with `move`.
 fn script_engine(dir: &std::path::Path, name: &str, on_go: &str) -> String {
     let layout = junqi_core::Deployment::random(

@@ -12,10 +12,13 @@ use std::time::Duration;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// A bot: a built-in name, or cmd:<command line> for an external engine (e.g.
-    /// "cmd:junqi engine --bot random"). Give it twice; the report is from the first bot's side.
+    /// "cmd:junqi engine --bot random"). Give it twice; the report is from the first bot's side
+    /// (scored by placing with more than two teams: see docs/engine-protocol.md).
     #[arg(long = "bot", required = true)]
     bots: Vec<String>,
-    /// Number of games (rounded up to even: each deal is played twice with seats swapped).
+    /// Number of games, rounded up to whole deals: each deal is played once per team, the first
+    /// bot taking each team in turn and the second every other seat (two-player and two teams:
+    /// twice, sides swapped; six-player opposite: three times; free-for-all: once per seat).
     #[arg(long, default_value_t = 100)]
     games: u64,
     #[command(flatten)]
