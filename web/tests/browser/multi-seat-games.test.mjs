@@ -60,12 +60,17 @@ async function playToTheEnd(page, seat, seed, limitMs) {
       continue;
     }
     longestWait = Math.max(longestWait, Date.now() - waitStart);
-    const squares = await page.$$eval(`.piece[data-seat="${seat}"]`, (els) => els.map((e) => e.dataset.at));
+    // Only squares in view can be clicked (on a phone the board opens zoomed on the own arm).
+    const inView = (sel, key) => page.$$eval(sel, (els, k) => els.filter((e) => {
+      const r = e.getBoundingClientRect();
+      return r.width > 0 && r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight;
+    }).map((e) => e.dataset[k]), key);
+    const squares = await inView(`.piece[data-seat="${seat}"]`, 'at');
     squares.sort(() => random() - 0.5);
     let moved = false;
     for (const sq of squares) {
       await clickSquare(sq);
-      const targets = await page.$$eval('[data-target]', (els) => els.map((e) => e.dataset.target));
+      const targets = (await inView('[data-target]', 'target')).filter((t) => t);
       if (!targets.length) continue;
       const before = await page.locator('#log li').count();
       await clickSquare(targets[Math.floor(random() * targets.length)]);
