@@ -6,7 +6,7 @@ use super::frames::text;
 use super::{SeatKind, SeatState, Status, Table};
 use crate::db::Stmt;
 use crate::error::Refusal;
-use crate::rating::RatingJob;
+use crate::rating::{placings, RatingJob};
 use crate::store;
 use junqi_core::json::outcome_to_json;
 use junqi_core::record::outcome_to_text;
@@ -297,11 +297,11 @@ impl Table {
             self.broadcast_table();
         }
         self.bots_observe(&events);
-        if let Some(o) = outcome {
+        if outcome.is_some() {
             let f = text(self.game_over_frame());
             self.broadcast(f);
             self.broadcast_table();
-            self.after_finish(o);
+            self.after_finish();
         } else {
             self.refresh_summary();
             self.maybe_start_bot();
@@ -331,18 +331,25 @@ impl Table {
     }
 
     /// A finished game goes to the rating queue (once).
-    pub(super) fn after_finish(&mut self, outcome: Outcome) {
+    pub(super) fn after_finish(&mut self) {
         if self.finished_recorded {
             return;
         }
         self.finished_recorded = true;
         let r = self.config.rules;
+        let placings = match self.game.as_ref().map(|g| placings(g.record())) {
+            Some(Ok(p)) => p,
+            Some(Err(e)) => {
+                tracing::error!(table = %self.id, "cannot rate the game: {e}");
+                None
+            }
+            None => None,
+        };
         let job = RatingJob {
             category: format!("{}/{}", r.board.name(), r.mode.name()),
-            board: r.board,
             teams: r.teams(),
             players: self.seats.iter().map(SeatState::player_id).collect(),
-            outcome,
+            placings,
         };
         let _ = self.env.ratings.send(job);
     }
