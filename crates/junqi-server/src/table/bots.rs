@@ -5,8 +5,8 @@
 
 use super::pacing::BotReply;
 use super::{Cmd, SeatKind, Status, Table};
-use junqi_ai::{Bot, Budget};
-use junqi_core::{event::Event, Game, Observer, Seat};
+use junqi_ai::{Bot, Budget, RandomBot};
+use junqi_core::{event::Event, Game, Observation, Observer, Rules, Seat};
 use std::sync::Mutex;
 
 /// A bot owned by the table (a mutex only to make the table `Sync`; never contended).
@@ -36,14 +36,41 @@ pub(super) struct BotSlot {
     pub pending: Vec<Event>,
 }
 
-/// Tell each bot of a game what happened: its own view after `events`.
+/// Run a call into a bot, catching a panic: a failing bot must not take its table down (the
+/// table's actor would end, and with it the game of everyone at the table).
+pub(super) fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|p| {
+        p.downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| p.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic".into())
+    })
+}
+
+/// The bot that stands in for a bot that failed (panicked): the random bot, told the game so
+/// far as `obs` shows it. It cannot fail.
+pub(super) fn stand_in(rules: &Rules, seat: Seat, obs: Option<&Observation>) -> Box<dyn Bot> {
+    let mut b: Box<dyn Bot> = Box::new(RandomBot::default());
+    b.new_game(rules, seat, rand::random());
+    if let Some(obs) = obs {
+        b.observe(&[], obs);
+    }
+    b
+}
+
+/// Tell each bot of a game what happened: its own view after `events`. A bot that fails on it
+/// is replaced by its stand-in ([`stand_in`]).
 pub(super) fn observe_all(bots: &mut [Option<BotSlot>], game: &Game, events: &[Event]) {
     for (s, slot) in bots.iter_mut().enumerate() {
         let Some(slot) = slot else { continue };
         match slot.bot.as_mut() {
             Some(bot) => {
-                let obs = game.position().observe(Observer::Seat(s as Seat));
-                bot.get().observe(events, &obs);
+                let seat = s as Seat;
+                let obs = game.position().observe(Observer::Seat(seat));
+                if let Err(e) = guarded(|| bot.get().observe(events, &obs)) {
+                    tracing::error!("the bot at seat {seat} failed observing ({e}): the random bot plays on");
+                    *bot = BotCell::new(stand_in(game.position().rules(), seat, Some(&obs)));
+                }
             }
             None => slot.pending.extend_from_slice(events),
         }
@@ -65,8 +92,18 @@ impl Table {
                     let factory =
                         junqi_ai::bot_by_name(bot).or_else(|| junqi_ai::bot_by_name("random"));
                     if let Some(f) = factory {
-                        let mut b = f();
-                        b.new_game(&self.config.rules, s as Seat, rand::random());
+                        let rules = self.config.rules;
+                        let seat = s as Seat;
+                        let seed = rand::random();
+                        let b = guarded(|| {
+                            let mut b = f();
+                            b.new_game(&rules, seat, seed);
+                            b
+                        })
+                        .unwrap_or_else(|e| {
+                            tracing::error!(table = %self.id, "the bot at seat {seat} failed to start ({e}): the random bot plays");
+                            stand_in(&rules, seat, None)
+                        });
                         self.bots[s] = Some(BotSlot {
                             bot: Some(BotCell::new(b)),
                             pending: Vec::new(),
@@ -105,8 +142,16 @@ impl Table {
         let v = self.frames.len() as u64;
         let tx = self.tx.clone();
         let budget = Budget::Iterations(self.env.settings.bot_iterations);
+        let rules = self.config.rules;
         tokio::task::spawn_blocking(move || {
-            let action = bot.choose(&obs, budget).map_err(|e| e.0);
+            let action = match guarded(|| bot.choose(&obs, budget)) {
+                Ok(a) => a.map_err(|e| e.0),
+                Err(e) => {
+                    // A bot that panicked is not trusted again: the stand-in plays on.
+                    bot = stand_in(&rules, seat, Some(&obs));
+                    Err(format!("the bot panicked ({e}): the random bot plays on"))
+                }
+            };
             let _ = tx.blocking_send(Cmd::BotDone {
                 seat,
                 bot,
@@ -133,7 +178,11 @@ impl Table {
         if let Some(g) = &self.game {
             if !slot.pending.is_empty() {
                 let pending = std::mem::take(&mut slot.pending);
-                bot.observe(&pending, &g.position().observe(Observer::Seat(seat)));
+                let obs = g.position().observe(Observer::Seat(seat));
+                if let Err(e) = guarded(|| bot.observe(&pending, &obs)) {
+                    tracing::error!(table = %self.id, "the bot at seat {seat} failed observing ({e}): the random bot plays on");
+                    bot = stand_in(&self.config.rules, seat, Some(&obs));
+                }
             }
         }
         slot.bot = Some(BotCell::new(bot));
