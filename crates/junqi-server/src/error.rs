@@ -67,6 +67,18 @@ pub enum Refusal {
     },
     /// A bad rule option or rule combination (the core's reason).
     BadRules(String),
+    /// A value of the option `teams` that the board (and mode) does not play with (RULES §7.2,
+    /// §9): unknown, `alternate`/`opposite` on the three-player board, `none` in half-open play.
+    BadTeams {
+        /// The value given (a JSON value that is not a string: its JSON text).
+        teams: String,
+        /// The board.
+        board: String,
+        /// The mode.
+        mode: String,
+        /// The values this board and mode play with.
+        allowed: Vec<&'static str>,
+    },
     /// A clock field outside its range.
     BadSeconds {
         /// The field.
@@ -274,6 +286,7 @@ impl Refusal {
             UnknownSeatToken => "table.unknown_seat_token",
             NoMode { .. } => "setup.no_mode",
             BadRules(_) => "setup.bad_rules",
+            BadTeams { .. } => "setup.bad_teams",
             BadSeconds { .. } => "setup.bad_seconds",
             SeatMissing { .. } => "setup.seat_missing",
             UnknownBot { .. } => "setup.unknown_bot",
@@ -354,6 +367,12 @@ impl Refusal {
                 expected,
             } => json!({"param": param, "value": value, "expected": expected}),
             NoMode { mode, board } => json!({"mode": mode, "board": board}),
+            BadTeams {
+                teams,
+                board,
+                mode,
+                allowed,
+            } => json!({"teams": teams, "board": board, "mode": mode, "allowed": allowed}),
             BadSeconds { field } => json!({"field": field}),
             NoBoard { board } => json!({"board": board}),
             SeatMissing { seat, seats } => json!({"seat": seat, "max": seats.saturating_sub(1)}),
@@ -435,12 +454,22 @@ impl fmt::Display for Refusal {
             NoGame => write!(f, "no such game"),
             NoBoard { board } => write!(
                 f,
-                "unknown board {board:?} (expected two_player or four_player)"
+                "unknown board {board:?} (expected two_player, three_player, four_player or six_player)"
             ),
             RecordLater => write!(f, "the record is published once the game is over"),
             UnknownSeatToken => write!(f, "unknown seat token: you are watching"),
             NoMode { mode, board } => write!(f, "mode {mode} does not exist on the {board} board"),
             BadRules(d) => write!(f, "{d}"),
+            BadTeams {
+                teams,
+                board,
+                mode,
+                allowed,
+            } => write!(
+                f,
+                "teams {teams:?} is not played on the {board} board in {mode} mode (expected {})",
+                allowed.join(" or ")
+            ),
             BadSeconds { field } => {
                 write!(f, "{field} must be a number of seconds from 0 to 3600")
             }

@@ -16,7 +16,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use junqi_core::json::{event_to_json, outcome_to_json};
 use junqi_core::{
-    BoardKind, Entry, Mode, Observer, Options, Record, Rules, Seat, SquareKind, Topology,
+    BoardKind, Entry, Mode, Observer, Options, Record, Rules, Seat, SquareKind, Teams, Topology,
 };
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -97,7 +97,9 @@ async fn info() -> Json<Value> {
         "boards": ["two_player", "three_player", "four_player", "six_player"],
         "modes": {"two_player": ["dark", "open", "flip"], "three_player": ["dark", "open"],
                   "four_player": ["dark", "open", "half_open"], "six_player": ["dark", "open", "half_open"]},
-        "teams": {"four_player": ["alternate", "opposite", "none"], "six_player": ["alternate", "opposite", "none"]},
+        "teams": {"three_player": ["none"], "four_player": ["alternate", "opposite", "none"],
+                  "six_player": ["alternate", "opposite", "none"]},
+        "seats": {"two_player": 2, "three_player": 3, "four_player": 4, "six_player": 6},
         "defaults": {"move_seconds": DEFAULT_MOVE_MS / 1000, "deploy_seconds": DEFAULT_DEPLOY_MS / 1000,
                      "resign_after_seconds": crate::table::RESIGN_WINDOW_MS / 1000,
                      "return_seconds": crate::table::RETURN_WINDOW_MS / 1000},
@@ -224,6 +226,9 @@ fn parse_config(b: &TableBody, default_move_ms: u64) -> Result<TableConfig, Refu
             board: board.to_string(),
         });
     }
+    if let Some(v) = b.options.as_ref().and_then(|o| o.get("teams")) {
+        check_teams(board, mode, v)?;
+    }
     let options = match &b.options {
         None => Options::defaults(board, mode),
         Some(o) => Options::from_json(board, mode, Some(&Value::Object(o.clone())))
@@ -260,6 +265,32 @@ fn parse_config(b: &TableBody, default_move_ms: u64) -> Result<TableConfig, Refu
             crate::table::RESIGN_WINDOW_MS,
         )?,
     })
+}
+
+/// The values of the option `teams` a board plays with in a mode (RULES §7.2, §9): `none` only
+/// on the three-player board, not `none` in half-open play; on the two-player board the option
+/// is ignored, so any value.
+pub(crate) fn teams_allowed(board: BoardKind, mode: Mode) -> Vec<&'static str> {
+    Teams::ALL
+        .iter()
+        .filter(|t| t.allowed_on(board) && !(mode == Mode::HalfOpen && **t == Teams::None))
+        .map(|t| t.name())
+        .collect()
+}
+
+/// The option `teams` of a create request: a value the board and mode play with, or
+/// `setup.bad_teams` saying which values they do.
+fn check_teams(board: BoardKind, mode: Mode, v: &Value) -> Result<(), Refusal> {
+    let allowed = teams_allowed(board, mode);
+    match v.as_str() {
+        Some(t) if allowed.contains(&t) => Ok(()),
+        _ => Err(Refusal::BadTeams {
+            teams: v.as_str().map_or_else(|| v.to_string(), String::from),
+            board: board.name().into(),
+            mode: mode.name().into(),
+            allowed,
+        }),
+    }
 }
 
 fn check_seat(seat: Option<u8>, seats: usize) -> Result<Seat, Refusal> {

@@ -5,9 +5,8 @@
 
 use super::pacing::BotReply;
 use super::{Cmd, SeatKind, Status, Table};
-use junqi_ai::{Bot, Budget};
-use junqi_core::{event::Event, Action, Game, Observation, Observer, Rules, Seat};
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use junqi_ai::{Bot, Budget, RandomBot};
+use junqi_core::{event::Event, Game, Observation, Observer, Rules, Seat};
 use std::sync::Mutex;
 
 /// A bot owned by the table (a mutex only to make the table `Sync`; never contended).
@@ -37,36 +36,30 @@ pub(super) struct BotSlot {
     pub pending: Vec<Event>,
 }
 
-/// The bot that takes over a seat whose bot failed (panicked): `random` needs no history, so it
-/// can start in the middle of a game.
-fn replacement(rules: &Rules, seat: Seat) -> Box<dyn Bot> {
-    let mut b = (junqi_ai::bot_by_name("random").expect("the random bot exists"))();
+/// Run a call into a bot, catching a panic: a failing bot must not take its table down (the
+/// table's actor would end, and with it the game of everyone at the table).
+pub(super) fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|p| {
+        p.downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| p.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic".into())
+    })
+}
+
+/// The bot that stands in for a bot that failed (panicked): the random bot, told the game so
+/// far as `obs` shows it. It cannot fail.
+pub(super) fn stand_in(rules: &Rules, seat: Seat, obs: Option<&Observation>) -> Box<dyn Bot> {
+    let mut b: Box<dyn Bot> = Box::new(RandomBot::default());
     b.new_game(rules, seat, rand::random());
+    if let Some(obs) = obs {
+        b.observe(&[], obs);
+    }
     b
 }
 
-/// Let a bot think: its choice, and the bot to keep. A bot that panics never takes the table down
-/// nor leaves the game waiting: the seat gets a [`replacement`] and the choice is an error
-/// (the table then plays a legal action for it).
-pub(super) fn think(
-    mut bot: Box<dyn Bot>,
-    obs: &Observation,
-    budget: Budget,
-    seat: Seat,
-) -> (Box<dyn Bot>, Result<Action, String>) {
-    match catch_unwind(AssertUnwindSafe(|| bot.choose(obs, budget))) {
-        Ok(choice) => (bot, choice.map_err(|e| e.0)),
-        Err(_) => (
-            replacement(&obs.rules, seat),
-            Err(format!(
-                "the bot at seat {seat} panicked; the random bot takes over"
-            )),
-        ),
-    }
-}
-
-/// Tell each bot of a game what happened: its own view after `events` (a bot that panics on it
-/// is replaced, as in [`think`]).
+/// Tell each bot of a game what happened: its own view after `events`. A bot that fails on it
+/// is replaced by its stand-in ([`stand_in`]).
 pub(super) fn observe_all(bots: &mut [Option<BotSlot>], game: &Game, events: &[Event]) {
     for (s, slot) in bots.iter_mut().enumerate() {
         let Some(slot) = slot else { continue };
@@ -74,10 +67,9 @@ pub(super) fn observe_all(bots: &mut [Option<BotSlot>], game: &Game, events: &[E
             Some(bot) => {
                 let seat = s as Seat;
                 let obs = game.position().observe(Observer::Seat(seat));
-                let b = bot.get();
-                if catch_unwind(AssertUnwindSafe(|| b.observe(events, &obs))).is_err() {
-                    tracing::error!("the bot at seat {seat} panicked on an observation; the random bot takes over");
-                    *b = replacement(game.position().rules(), seat);
+                if let Err(e) = guarded(|| bot.get().observe(events, &obs)) {
+                    tracing::error!("the bot at seat {seat} failed observing ({e}): the random bot plays on");
+                    *bot = BotCell::new(stand_in(game.position().rules(), seat, Some(&obs)));
                 }
             }
             None => slot.pending.extend_from_slice(events),
@@ -100,8 +92,18 @@ impl Table {
                     let factory =
                         junqi_ai::bot_by_name(bot).or_else(|| junqi_ai::bot_by_name("random"));
                     if let Some(f) = factory {
-                        let mut b = f();
-                        b.new_game(&self.config.rules, s as Seat, rand::random());
+                        let rules = self.config.rules;
+                        let seat = s as Seat;
+                        let seed = rand::random();
+                        let b = guarded(|| {
+                            let mut b = f();
+                            b.new_game(&rules, seat, seed);
+                            b
+                        })
+                        .unwrap_or_else(|e| {
+                            tracing::error!(table = %self.id, "the bot at seat {seat} failed to start ({e}): the random bot plays");
+                            stand_in(&rules, seat, None)
+                        });
                         self.bots[s] = Some(BotSlot {
                             bot: Some(BotCell::new(b)),
                             pending: Vec::new(),
@@ -135,13 +137,21 @@ impl Table {
             return;
         };
         let Some(bot) = slot.bot.take() else { return };
-        let bot = bot.into_inner();
+        let mut bot = bot.into_inner();
         let obs = pos.observe(Observer::Seat(seat));
         let v = self.frames.len() as u64;
         let tx = self.tx.clone();
         let budget = Budget::Iterations(self.env.settings.bot_iterations);
+        let rules = self.config.rules;
         tokio::task::spawn_blocking(move || {
-            let (bot, action) = think(bot, &obs, budget, seat);
+            let action = match guarded(|| bot.choose(&obs, budget)) {
+                Ok(a) => a.map_err(|e| e.0),
+                Err(e) => {
+                    // A bot that panicked is not trusted again: the stand-in plays on.
+                    bot = stand_in(&rules, seat, Some(&obs));
+                    Err(format!("the bot panicked ({e}): the random bot plays on"))
+                }
+            };
             let _ = tx.blocking_send(Cmd::BotDone {
                 seat,
                 bot,
@@ -169,9 +179,9 @@ impl Table {
             if !slot.pending.is_empty() {
                 let pending = std::mem::take(&mut slot.pending);
                 let obs = g.position().observe(Observer::Seat(seat));
-                if catch_unwind(AssertUnwindSafe(|| bot.observe(&pending, &obs))).is_err() {
-                    tracing::error!(table = %self.id, "the bot at seat {seat} panicked on an observation; the random bot takes over");
-                    bot = replacement(g.position().rules(), seat);
+                if let Err(e) = guarded(|| bot.observe(&pending, &obs)) {
+                    tracing::error!(table = %self.id, "the bot at seat {seat} failed observing ({e}): the random bot plays on");
+                    bot = stand_in(&self.config.rules, seat, Some(&obs));
                 }
             }
         }
@@ -214,9 +224,9 @@ impl Table {
 mod tests {
     use super::*;
     use junqi_ai::BotError;
-    use junqi_core::{Deployment, Mode, Position};
+    use junqi_core::{Action, BoardKind, Deployment, Mode, Position};
 
-    /// A bot that panics wherever it is asked anything.
+    /// A bot that panics whenever it is asked anything.
     struct Panicky;
     impl Bot for Panicky {
         fn name(&self) -> String {
@@ -235,16 +245,16 @@ mod tests {
     }
 
     #[test]
-    fn a_panicking_bot_is_replaced_and_the_game_goes_on() {
-        let rules = Rules::defaults(junqi_core::BoardKind::SixPlayer, Mode::Dark).unwrap();
-        let mut rng = rand::thread_rng();
-        let pos = Position::random_start(rules, &mut rng);
+    fn a_panicking_bot_is_caught_and_its_stand_in_plays_legal_actions() {
+        let rules = Rules::defaults(BoardKind::SixPlayer, Mode::Dark).unwrap();
+        let pos = Position::random_start(rules, &mut rand::thread_rng());
         let obs = pos.observe(Observer::Seat(0));
-        let (mut bot, choice) = think(Box::new(Panicky), &obs, Budget::Iterations(10), 0);
-        assert!(choice.unwrap_err().contains("panicked"));
-        assert_eq!(bot.name(), "random");
-        // The replacement plays legal actions.
-        let a = bot.choose(&obs, Budget::Iterations(10)).unwrap();
+        let mut bot: Box<dyn Bot> = Box::new(Panicky);
+        let e = guarded(|| bot.choose(&obs, Budget::Iterations(10))).unwrap_err();
+        assert_eq!(e, "choose");
+        assert!(guarded(|| bot.observe(&[], &obs)).is_err());
+        let mut stand_in = stand_in(&rules, 0, Some(&obs));
+        let a = stand_in.choose(&obs, Budget::Iterations(10)).unwrap();
         assert!(pos.legal_actions().contains(&a));
     }
 }

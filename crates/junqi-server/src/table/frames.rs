@@ -43,10 +43,12 @@ impl Table {
             })
             .collect();
         let r = &self.config.rules;
+        let tm = r.teams();
+        let teams: Vec<Vec<Seat>> = tm.teams().map(|t| tm.members(t).iter().collect()).collect();
         json!({
             "id": self.id, "code": self.code, "name": self.config.name,
             "board": r.board.name(), "mode": r.mode.name(),
-            "options": Value::Object(r.options.to_json(r.board, r.mode)),
+            "options": Value::Object(r.options.to_json(r.board, r.mode)), "teams": teams,
             "status": self.status.name(), "host_seat": self.host_seat, "created_ms": self.created_ms,
             "seats": seats, "spectators": spectators,
             "plies": self.game.as_ref().map_or(0, |g| g.position().plies()),

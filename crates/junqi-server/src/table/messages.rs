@@ -45,6 +45,13 @@ impl Table {
             }
             ClientMsg::Resign {} => {
                 let seat = self.require_playing_seat(conn)?;
+                if self
+                    .game
+                    .as_ref()
+                    .is_some_and(|g| g.position().is_eliminated(seat))
+                {
+                    return Err(Refusal::YouAreOut);
+                }
                 if self.now() < self.play_started_ms + self.config.resign_ms {
                     return Err(Refusal::ResignTooEarly {
                         seconds: self.config.resign_ms / 1000,

@@ -6,11 +6,11 @@ use super::frames::text;
 use super::{SeatKind, SeatState, Status, Table};
 use crate::db::Stmt;
 use crate::error::Refusal;
-use crate::rating::RatingJob;
+use crate::rating::{placings, RatingJob};
 use crate::store;
 use junqi_core::json::outcome_to_json;
 use junqi_core::record::outcome_to_text;
-use junqi_core::{BoardKind, Deployment, Entry, Game, Observer, Outcome, Seat};
+use junqi_core::{BoardKind, Deployment, Entry, Game, Observer, Outcome, Seat, SeatSet};
 use rand::SeedableRng;
 use serde_json::{json, Value};
 
@@ -147,10 +147,9 @@ impl Table {
             if let Some(slot) = self.bots[s].as_mut() {
                 if let Some(bot) = slot.bot.as_mut() {
                     let rules = self.config.rules;
-                    let layout = bot
-                        .get()
-                        .deploy()
+                    let layout = super::bots::guarded(|| bot.get().deploy())
                         .ok()
+                        .and_then(|d| d.ok())
                         .filter(|d| d.validate(rules.board, s as Seat).is_ok())
                         .unwrap_or_else(|| {
                             Deployment::random(&mut rand_chacha::ChaCha8Rng::seed_from_u64(
@@ -235,6 +234,7 @@ impl Table {
         let v = game.record().entries.len() as u64;
         let outcome = game.position().outcome();
         let to_move = game.position().to_move();
+        let out = game.position().eliminated();
         let now = self.now();
         let cancels_draw = matches!(entry, Entry::Action { .. } | Entry::Timeout { .. });
         let (old_turn, old_draw) = (self.turn_deadline, self.draw.clone());
@@ -288,8 +288,11 @@ impl Table {
             "to_move": to_move, "outcome": outcome_to_json(outcome)}),
         );
         self.frames.push(frame.clone());
-        if outcome.is_some() {
-            self.gone.iter_mut().for_each(|g| *g = None);
+        // A seat out of the game (or every seat, once it is over) has no return window left.
+        for (s, g) in self.gone.iter_mut().enumerate() {
+            if outcome.is_some() || out.contains(s as Seat) {
+                *g = None;
+            }
         }
         self.broadcast(frame);
         self.broadcast_observations();
@@ -297,11 +300,11 @@ impl Table {
             self.broadcast_table();
         }
         self.bots_observe(&events);
-        if let Some(o) = outcome {
+        if outcome.is_some() {
             let f = text(self.game_over_frame());
             self.broadcast(f);
             self.broadcast_table();
-            self.after_finish(o);
+            self.after_finish();
         } else {
             self.refresh_summary();
             self.maybe_start_bot();
@@ -331,58 +334,114 @@ impl Table {
     }
 
     /// A finished game goes to the rating queue (once).
-    pub(super) fn after_finish(&mut self, outcome: Outcome) {
+    pub(super) fn after_finish(&mut self) {
         if self.finished_recorded {
             return;
         }
         self.finished_recorded = true;
         let r = self.config.rules;
+        let placings = match self.game.as_ref().map(|g| placings(g.record())) {
+            Some(Ok(p)) => p,
+            Some(Err(e)) => {
+                tracing::error!(table = %self.id, "cannot rate the game: {e}");
+                None
+            }
+            None => None,
+        };
         let job = RatingJob {
             category: format!("{}/{}", r.board.name(), r.mode.name()),
-            board: r.board,
             teams: r.teams(),
             players: self.seats.iter().map(SeatState::player_id).collect(),
-            outcome,
+            placings,
         };
         let _ = self.env.ratings.send(job);
     }
 
-    /// A seat whose person did not come back in time, or left for good.
+    /// A seat whose person did not come back in time, or left for good (RULES §10). The
+    /// referee decides what leaving does ([`Entry::Leave`]): two-player, the seat loses;
+    /// four-player with teams, the game is aborted while a partner is still in it, else the seat
+    /// is eliminated (reason `left`); three- and six-player and `teams = none`, the seat is
+    /// eliminated and the game goes on while more than one team is left. With the table option
+    /// `leaver_bot` a bot takes the seat instead on every multi-seat board, except where leaving
+    /// decides nothing but the seat's own team's loss (four-player with teams, the partner out).
     pub(super) async fn seat_gone(&mut self, seat: Seat) {
-        let four = self.config.rules.board == BoardKind::FourPlayer;
-        let mates = self.config.rules.teams().mates(seat);
-        let partner_in = self.game.as_ref().is_some_and(|g| {
-            mates
-                .iter()
-                .any(|m| m != seat && !g.position().is_eliminated(m))
-        });
-        if four && partner_in && self.config.leaver_bot {
-            self.seats[seat as usize] = SeatState {
-                kind: SeatKind::Bot {
-                    bot: "random".into(),
-                },
-                token_hash: None,
-                layout: self.seats[seat as usize].layout,
-            };
-            for c in self.conns.values_mut() {
-                if c.seat == Some(seat) {
-                    c.seat = None;
-                }
-            }
-            self.make_bots();
-            if let (Some(g), Some(Some(slot))) = (&self.game, self.bots.get_mut(seat as usize)) {
-                if let Some(b) = slot.bot.as_mut() {
-                    b.get()
-                        .observe(&[], &g.position().observe(Observer::Seat(seat)));
-                }
-            }
-            let _ = self.save_seats().await;
-            self.broadcast_table();
-            self.maybe_start_bot();
+        let Some(pos) = self.game.as_ref().map(|g| g.position()) else {
+            return;
+        };
+        // A seat already out of the game has nothing left to leave.
+        if pos.is_over() || pos.is_eliminated(seat) {
+            return;
+        }
+        if self.leaver_gets_a_bot(seat) {
+            self.bot_takes_seat(seat).await;
             return;
         }
         if let Err(e) = self.commit(Entry::Leave(seat)).await {
             tracing::warn!(table = %self.id, "leave refused: {e}");
         }
+    }
+
+    /// Whether a bot takes this leaving seat (the table option, on a multi-seat board; on the
+    /// four-player board with teams only instead of an abort).
+    fn leaver_gets_a_bot(&self, seat: Seat) -> bool {
+        let rules = self.config.rules;
+        if !self.config.leaver_bot || !rules.board.is_multi_seat() {
+            return false;
+        }
+        let Some(pos) = self.game.as_ref().map(|g| g.position()) else {
+            return false;
+        };
+        let four_with_teams = rules.board == BoardKind::FourPlayer && rules.teams().has_teammates();
+        if !four_with_teams {
+            return true;
+        }
+        let mates = rules.teams().mates(seat).minus(SeatSet::one(seat));
+        !mates.minus(pos.eliminated()).is_empty()
+    }
+
+    /// A bot (the server's default) sits down at a leaver's seat and plays on from the current
+    /// position; the leaver's connections watch from now on (their seat token no longer
+    /// claims the seat).
+    async fn bot_takes_seat(&mut self, seat: Seat) {
+        let s = seat as usize;
+        self.seats[s] = SeatState {
+            kind: SeatKind::Bot {
+                bot: junqi_ai::default_bot().into(),
+            },
+            token_hash: None,
+            layout: self.seats[s].layout,
+        };
+        self.gone[s] = None;
+        let mut watching = Vec::new();
+        for (&id, c) in self.conns.iter_mut() {
+            if c.seat == Some(seat) {
+                c.seat = None;
+                watching.push(id);
+            }
+        }
+        self.make_bots();
+        if let (Some(g), Some(Some(slot))) = (&self.game, self.bots.get_mut(s)) {
+            if let Some(b) = slot.bot.as_mut() {
+                let obs = g.position().observe(Observer::Seat(seat));
+                if super::bots::guarded(|| b.get().observe(&[], &obs)).is_err() {
+                    *b = super::bots::BotCell::new(super::bots::stand_in(
+                        g.position().rules(),
+                        seat,
+                        Some(&obs),
+                    ));
+                }
+            }
+        }
+        tracing::info!(table = %self.id, "a bot takes seat {seat} of its leaver");
+        // The leaving person's connections become spectators: a fresh view for them.
+        for conn in watching {
+            let f = self.sync_frame(None);
+            self.send_json(conn, f);
+        }
+        // A game that was paused for the leaver goes on.
+        self.note_pause();
+        let _ = self.save_seats().await;
+        self.broadcast_table();
+        self.maybe_start_bot();
     }
 }

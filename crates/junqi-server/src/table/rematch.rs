@@ -2,9 +2,10 @@
 //! and clocks, colours swapped. Each seated person asks (`rematch`); bots agree at once; when
 //! every person has asked, the new table is made and started (as a table with every seat filled
 //! starts: deployment, or play at once in 翻棋), and each person is sent their own new seat and
-//! seat token (`rematch_ready`). Two players swap seats 0 and 1; four players move one seat on
-//! (0→1→2→3→0), so partners stay partners. The seat that moves first is the same, so the other
-//! side moves first this time.
+//! seat token (`rematch_ready`). Everybody moves one seat on round the table (two players swap
+//! seats 0 and 1; three, four and six: 0→1→…→0). Teams stay teams: every team of RULES §7.2 is
+//! mapped onto a team by the turn (alternate: {0, 2, 4} ↔ {1, 3, 5}; opposite: {0, 3} → {1, 4}
+//! → {2, 5} → {0, 3}). The seat that moves first is the same, so another side moves first.
 //!
 //! A table has one rematch. It counts as a table creation: the creator's open-table limit and
 //! the per-minute creation limit of [`crate::Settings`] apply, under the original creator.
@@ -32,7 +33,7 @@ struct Made {
 
 /// A seat's seat at the rematch: the colours swap.
 pub(super) fn rematch_seat(board: BoardKind, seat: Seat) -> Seat {
-    // Two seats: 0 and 1 swap; four: one seat on. Either way the next seat round the table.
+    // Two seats: 0 and 1 swap; more: one seat on. Either way the next seat round the table.
     (seat + 1) % board.seats() as Seat
 }
 
@@ -175,22 +176,39 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use junqi_core::{TeamMap, Teams};
 
     #[test]
-    fn colours_swap_and_partners_stay_partners() {
+    fn colours_swap_and_teams_stay_teams() {
         assert_eq!(rematch_seat(BoardKind::TwoPlayer, 0), 1);
         assert_eq!(rematch_seat(BoardKind::TwoPlayer, 1), 0);
         let four: Vec<Seat> = (0..4)
             .map(|s| rematch_seat(BoardKind::FourPlayer, s))
             .collect();
         assert_eq!(four, vec![1, 2, 3, 0]);
-        // Partners (0, 2) and (1, 3) are still partners.
-        let partner = |s: Seat| (s + 2) % 4;
-        for s in 0..4 {
-            assert_eq!(
-                rematch_seat(BoardKind::FourPlayer, partner(s)),
-                partner(rematch_seat(BoardKind::FourPlayer, s))
-            );
+        let three: Vec<Seat> = (0..3)
+            .map(|s| rematch_seat(BoardKind::ThreePlayer, s))
+            .collect();
+        assert_eq!(three, vec![1, 2, 0]);
+        // Every board and teams value: two seats together before are together after, and
+        // every seat has a new seat of its own.
+        for board in BoardKind::ALL {
+            for teams in Teams::ALL {
+                let tm = TeamMap::new(board, teams);
+                let n = board.seats() as Seat;
+                let mut image: Vec<Seat> = (0..n).map(|s| rematch_seat(board, s)).collect();
+                for a in 0..n {
+                    for b in 0..n {
+                        assert_eq!(
+                            tm.same_team(a, b),
+                            tm.same_team(rematch_seat(board, a), rematch_seat(board, b)),
+                            "{board} {teams}: {a} {b}"
+                        );
+                    }
+                }
+                image.sort();
+                assert_eq!(image, (0..n).collect::<Vec<_>>(), "{board}");
+            }
         }
     }
 }

@@ -80,7 +80,7 @@ async fn load(env: &TableEnv, row: StoredTable) -> Option<TableHandle> {
                     let stmts = t.finish_stmts(o, now);
                     let _ = env.db.write(stmts).await;
                     t.finished_recorded = false;
-                    t.after_finish(o);
+                    t.after_finish();
                 }
             } else {
                 t.status = Status::Playing;
