@@ -161,7 +161,7 @@ pub fn evaluate(pos: &Position, seat: Seat) -> f64 {
     let topo = pos.topology();
     let side_of = |owner: u8| -> Option<u8> {
         if flip {
-            pos.seat_of_colour(owner).map(|s| team_of(s))
+            pos.seat_of_colour(owner).map(&team_of)
         } else {
             Some(team_of(owner))
         }

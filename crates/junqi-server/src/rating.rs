@@ -237,9 +237,8 @@ pub fn rate_game(
         }
         rated.push(pid);
         let me = teams.team_of(seat as Seat);
-        let both_sides = (0..n).any(|o| {
-            players[o].as_ref() == Some(pid) && teams.team_of(o as Seat) != me
-        });
+        let both_sides =
+            (0..n).any(|o| players[o].as_ref() == Some(pid) && teams.team_of(o as Seat) != me);
         if both_sides {
             continue; // one player on two sides: not rated
         }
@@ -396,7 +395,11 @@ mod tests {
     fn placings_follow_the_order_of_going_out() {
         let t = Team;
         // Six alone: 3 out first, then 1 and 5 in one step, then 0, then 2; 4 wins.
-        let p = team_placings(6, &[vec![t(3)], vec![t(1), t(5)], vec![t(0)], vec![t(2)]], &[t(4)]);
+        let p = team_placings(
+            6,
+            &[vec![t(3)], vec![t(1), t(5)], vec![t(0)], vec![t(2)]],
+            &[t(4)],
+        );
         assert_eq!(p, vec![3, 4, 2, 6, 1, 4]);
         // A winner whose last seat went out in the final step is still first.
         let p = team_placings(3, &[vec![t(1)], vec![t(0), t(2)]], &[t(0)]);
@@ -417,8 +420,9 @@ mod tests {
             let mut o = Options::defaults(board, Mode::Dark);
             o.teams = teams;
             let rules = Rules::new(board, Mode::Dark, o).unwrap();
-            let layouts: Vec<Deployment> =
-                (0..board.seats()).map(|_| Deployment::random(rng)).collect();
+            let layouts: Vec<Deployment> = (0..board.seats())
+                .map(|_| Deployment::random(rng))
+                .collect();
             Game::new_from_deployments(rules, &layouts, 0).unwrap()
         };
         // Three-player: 1 resigns, then 2: 0 first, 2 second, 1 third.
@@ -474,7 +478,10 @@ mod tests {
         // and scored ½ against each other.
         assert!(after(4) > before(4) && after(2) > before(2), "{new:?}");
         assert!(after(3) < before(3), "{new:?}");
-        assert!(after(1) - before(1) > after(5) - before(5), "5 was rated higher: {new:?}");
+        assert!(
+            after(1) - before(1) > after(5) - before(5),
+            "5 was rated higher: {new:?}"
+        );
     }
 
     #[test]
@@ -511,11 +518,18 @@ mod tests {
         let odd = team(&[1, 3, 5].map(|s| current[s].unwrap()));
         let even = team(&[0, 2, 4].map(|s| current[s].unwrap()));
         for (seat, r) in new {
-            let (opp, sc) = if seat % 2 == 0 { (odd, 1.0) } else { (even, 0.0) };
+            let (opp, sc) = if seat % 2 == 0 {
+                (odd, 1.0)
+            } else {
+                (even, 0.0)
+            };
             assert_eq!(r, update(current[seat].unwrap(), &[(opp, sc)]));
         }
         // Six-player opposite: three teams, each against the two others by placing.
-        let teams = TeamMap::new(junqi_core::BoardKind::SixPlayer, junqi_core::Teams::Opposite);
+        let teams = TeamMap::new(
+            junqi_core::BoardKind::SixPlayer,
+            junqi_core::Teams::Opposite,
+        );
         let new = rate_game(&teams, &pids(6), &current, &[2, 3, 1]);
         let pair = |a: usize, b: usize| team(&[current[a].unwrap(), current[b].unwrap()]);
         let r0 = new.iter().find(|x| x.0 == 0).unwrap().1;
@@ -538,7 +552,10 @@ mod tests {
         assert_eq!(new.len(), 1, "only alice: {new:?}");
         assert_eq!(new[0], (0, update(d, &[(d, 0.0), (d, 1.0)])));
         // Two seats of one team are one player, rated once.
-        let four = TeamMap::new(junqi_core::BoardKind::FourPlayer, junqi_core::Teams::Alternate);
+        let four = TeamMap::new(
+            junqi_core::BoardKind::FourPlayer,
+            junqi_core::Teams::Alternate,
+        );
         let players = ["a", "b", "a", "c"].map(|p| Some(p.to_string()));
         let new = rate_game(&four, &players, &[Some(d); 4], &[1, 2]);
         assert_eq!(new.iter().filter(|x| x.0 == 0 || x.0 == 2).count(), 1);

@@ -209,7 +209,8 @@ async fn a_real_game_puts_its_players_on_the_board_with_their_results() {
     let mut board = Value::Null;
     for _ in 0..100 {
         let (_, b) = ts.get("/api/leaderboard").await;
-        if b["total"] == 2 {
+        // Both players listed (the count and the page are two queries: wait for both).
+        if b["total"] == 2 && b["players"].as_array().is_some_and(|p| p.len() == 2) {
             board = b;
             break;
         }

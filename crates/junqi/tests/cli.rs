@@ -267,8 +267,8 @@ fn arena_plays_external_engines_and_reports_forfeits() {
     assert_eq!(
         v["per_bot"],
         serde_json::json!([
-            {"bot": "cmd:false", "index": 0, "wins": 0, "draws": 0, "losses": 2, "score": 0.0},
-            {"bot": "random", "index": 1, "wins": 2, "draws": 0, "losses": 0, "score": 1.0},
+            {"bot": "cmd:false", "index": 0, "wins": 0, "draws": 0, "losses": 2, "score": 0.0, "avg_placing": 2.0},
+            {"bot": "random", "index": 1, "wins": 2, "draws": 0, "losses": 0, "score": 1.0, "avg_placing": 1.0},
         ])
     );
     // The text report says the same.
