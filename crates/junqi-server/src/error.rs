@@ -73,9 +73,9 @@ pub enum Refusal {
         /// The value given (a JSON value that is not a string: its JSON text).
         teams: String,
         /// The board.
-        board: String,
+        board: &'static str,
         /// The mode.
-        mode: String,
+        mode: &'static str,
         /// The values this board and mode play with.
         allowed: Vec<&'static str>,
     },

@@ -286,8 +286,8 @@ fn check_teams(board: BoardKind, mode: Mode, v: &Value) -> Result<(), Refusal> {
         Some(t) if allowed.contains(&t) => Ok(()),
         _ => Err(Refusal::BadTeams {
             teams: v.as_str().map_or_else(|| v.to_string(), String::from),
-            board: board.name().into(),
-            mode: mode.name().into(),
+            board: board.name(),
+            mode: mode.name(),
             allowed,
         }),
     }
