@@ -219,3 +219,54 @@ impl Table {
         self.maybe_start_bot();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use junqi_ai::BotError;
+    use junqi_core::{Action, BoardKind, Deployment, Mode};
+    use rand::SeedableRng;
+
+    /// A bot that fails on everything.
+    struct Panicker;
+
+    impl Bot for Panicker {
+        fn name(&self) -> String {
+            "panicker".into()
+        }
+        fn new_game(&mut self, _: &Rules, _: Seat, _: u64) {}
+        fn deploy(&mut self) -> Result<Deployment, BotError> {
+            panic!("no layout")
+        }
+        fn observe(&mut self, _: &[Event], _: &Observation) {
+            panic!("index out of bounds")
+        }
+        fn choose(&mut self, _: &Observation, _: Budget) -> Result<Action, BotError> {
+            panic!("no move")
+        }
+    }
+
+    #[test]
+    fn a_bot_that_panics_is_replaced_and_the_game_goes_on() {
+        assert_eq!(guarded(|| 7), Ok(7));
+        assert_eq!(
+            guarded(|| -> u8 { panic!("boom {}", 1) }),
+            Err("boom 1".to_string())
+        );
+        let rules = Rules::defaults(BoardKind::SixPlayer, Mode::Dark).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        let layouts: Vec<Deployment> = (0..6).map(|_| Deployment::random(&mut rng)).collect();
+        let game = Game::new_from_deployments(rules, &layouts, 0).unwrap();
+        let mut bots: Vec<Option<BotSlot>> = (0..6).map(|_| None).collect();
+        bots[5] = Some(BotSlot {
+            bot: Some(BotCell::new(Box::new(Panicker))),
+            pending: Vec::new(),
+        });
+        observe_all(&mut bots, &game, &[]);
+        let slot = bots[5].as_mut().unwrap();
+        let bot = slot.bot.as_mut().unwrap().get();
+        assert_eq!(bot.name(), "random", "the stand-in took over");
+        let obs = game.position().observe(Observer::Seat(0));
+        assert!(guarded(|| bot.choose(&obs, Budget::Iterations(1))).is_ok());
+    }
+}
