@@ -184,21 +184,22 @@ async fn until_entry(c: &mut WsClient, entry: &str) -> Value {
 /// The view of the latest entry this client has heard of (waiting for it if it has not come
 /// yet): an older view's legal actions are stale.
 async fn current_view(c: &mut WsClient) -> Value {
-    let v = c
-        .log
-        .iter()
-        .filter(|f| f["type"] == "events")
-        .filter_map(|f| f["v"].as_u64())
-        .max()
-        .unwrap_or(0);
-    let is_view = |f: &Value| {
-        (f["type"] == "observation" || f["type"] == "sync")
-            && !f["observation"].is_null()
-            && f["v"] == v
+    let view = |f: &Value| {
+        (f["type"] == "observation" || f["type"] == "sync") && !f["observation"].is_null()
     };
-    match c.log.iter().rev().find(|f| is_view(f)) {
-        Some(f) => f.clone(),
-        None => c.recv_until(is_view).await.unwrap(),
+    loop {
+        let v = c
+            .log
+            .iter()
+            .filter(|f| f["type"] == "events" || view(f))
+            .filter_map(|f| f["v"].as_u64())
+            .max();
+        if let Some(v) = v {
+            if let Some(f) = c.log.iter().rev().find(|f| view(f) && f["v"] == v) {
+                return f.clone();
+            }
+        }
+        c.recv().await.unwrap();
     }
 }
 
@@ -742,4 +743,66 @@ async fn a_three_player_rematch_moves_everybody_one_seat_on() {
     for s in 0..3 {
         assert_eq!(summary["seats"][(s + 1) % 3]["name"], names[s], "{summary}");
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_six_player_game_against_the_computer_pauses_while_its_person_is_away() {
+    let ts = start().await;
+    let (st, created) = ts
+        .post(
+            "/api/play-computer",
+            json!({"board": "six_player", "seat": 3, "bot": "random"}),
+        )
+        .await;
+    assert_eq!(st, 201, "{created}");
+    let id = created["table"]["id"].as_str().unwrap().to_string();
+    let token = created["token"].as_str().unwrap().to_string();
+    let mut c = join(&ts, &id, Some(&token), None).await;
+    let w = c.log.iter().find(|f| f["type"] == "welcome").cloned().unwrap();
+    assert_eq!(w["chat"], false, "no chat against the computer");
+    assert_eq!(w["away_limit_ms"], 30 * 60_000);
+    deploy_and_play(&mut c, 9).await;
+    let mut watcher = join(&ts, &id, None, None).await;
+    watcher.recv_type("sync").await.unwrap();
+    // Seat 3 moved first (the host); it moves once more after the bots, then goes away.
+    let mut me = Seated {
+        seat: 3,
+        c,
+        token: token.clone(),
+    };
+    move_once(&mut me).await;
+    let v = me
+        .c
+        .log
+        .iter()
+        .filter_map(|f| (f["type"] == "events").then(|| f["v"].as_u64()).flatten())
+        .max()
+        .unwrap();
+    me.c.close().await;
+    let p = watcher.recv_type("presence").await.unwrap();
+    assert_eq!(p["paused"], true, "{p}");
+    // Nothing moves while paused, however long (within the window).
+    ts.clock.advance(10 * 60_000);
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let (_, summary) = ts.get(&format!("/api/tables/{id}")).await;
+    let plies = summary["plies"].as_u64().unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let (_, again) = ts.get(&format!("/api/tables/{id}")).await;
+    assert_eq!(again["plies"].as_u64().unwrap(), plies, "paused: {again}");
+    assert_eq!(again["status"], "playing");
+    // Back: the game resumes where it was.
+    let mut back = join(&ts, &id, Some(&token), Some(v)).await;
+    watcher
+        .recv_until(|f| f["type"] == "presence" && f["connected"] == true)
+        .await
+        .unwrap();
+    let mut me = Seated {
+        seat: 3,
+        c: {
+            back.recv_type("table").await.unwrap();
+            back
+        },
+        token,
+    };
+    move_once(&mut me).await;
 }
