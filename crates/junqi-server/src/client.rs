@@ -173,10 +173,12 @@ impl WsClient {
             .map_err(|e| e.to_string())
     }
 
-    /// The next JSON frame (errors on close or timeout).
+    /// The next JSON frame (errors on close, or when no text frame comes within `timeout`:
+    /// the server's pings do not count).
     pub async fn recv(&mut self) -> Result<Value, String> {
+        let deadline = tokio::time::Instant::now() + self.timeout;
         loop {
-            let m = tokio::time::timeout(self.timeout, self.ws.next())
+            let m = tokio::time::timeout_at(deadline, self.ws.next())
                 .await
                 .map_err(|_| "timed out waiting for a frame".to_string())?
                 .ok_or("connection closed")?

@@ -242,3 +242,156 @@ async fn a_real_game_puts_its_players_on_the_board_with_their_results() {
     assert_eq!(alice["title"], "lieutenant");
     assert_eq!(alice["provisional"], true);
 }
+
+/// The ratings of a category, by player id, once `n` players have one (the rating task writes
+/// them after the game).
+async fn ratings_in(db: &Db, category: &str, n: usize) -> std::collections::HashMap<String, (f64, f64, f64, i64)> {
+    for _ in 0..200 {
+        let rows = db
+            .fetch(
+                "SELECT player_id, rating, rd, vol, games FROM junqi_ratings WHERE category = $1",
+                vec![category.into()],
+            )
+            .await
+            .unwrap();
+        if rows.len() >= n {
+            return rows
+                .iter()
+                .map(|r| {
+                    use junqi_server::db::{col_f64, col_i64, col_str};
+                    (
+                        col_str(r, 0),
+                        (col_f64(r, 1), col_f64(r, 2), col_f64(r, 3), col_i64(r, 4)),
+                    )
+                })
+                .collect();
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("{category}: fewer than {n} ratings");
+}
+
+/// The player ids by seat of a table.
+async fn player_ids(ts: &TestServer, id: &str) -> Vec<String> {
+    let (_, t) = ts.get(&format!("/api/tables/{id}")).await;
+    t["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["player"]["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// People at every seat of `board` resign in `order` (the last seat left wins); then each
+/// player's rating must be one Glicko-2 period against every other seat, scored 1, 0 or ½ by
+/// placing (`placing`, by seat, 1 = first).
+async fn free_for_all(board: &str, options: Value, order: &[usize], placing: &[u32]) {
+    use junqi_server::rating::{update, Rating};
+    let ts = start().await;
+    let db = open_db(&ts).await;
+    let n = placing.len();
+    let seats: Vec<u8> = (0..n as u8).collect();
+    let (id, mut people) = seated_table(
+        &ts,
+        json!({"board": board, "options": options, "move_seconds": 0, "resign_after_seconds": 0}),
+        &seats,
+        "random",
+        7,
+    )
+    .await;
+    let ids = player_ids(&ts, &id).await;
+    for &s in order {
+        people[s].c.send(&json!({"type": "resign"})).await.unwrap();
+        people[0]
+            .c
+            .recv_until(|f| f["type"] == "events" && f["entry"] == format!("resign {s}"))
+            .await
+            .unwrap();
+    }
+    let winner = (0..n).find(|s| !order.contains(s)).unwrap();
+    let over = people[winner].c.recv_type("game_over").await.unwrap();
+    assert_eq!(over["outcome"]["winners"], json!([winner]), "{over}");
+    let category = format!("{board}/dark");
+    let got = ratings_in(&db, &category, n).await;
+    let d = Rating::default();
+    let score = |a: u32, b: u32| match a.cmp(&b) {
+        std::cmp::Ordering::Less => 1.0,
+        std::cmp::Ordering::Greater => 0.0,
+        std::cmp::Ordering::Equal => 0.5,
+    };
+    for s in 0..n {
+        let results: Vec<(Rating, f64)> = (0..n)
+            .filter(|&o| o != s)
+            .map(|o| (d, score(placing[s], placing[o])))
+            .collect();
+        let want = update(d, &results);
+        let (rating, rd, vol, games) = got[&ids[s]];
+        assert!((rating - want.rating).abs() < 1e-6, "seat {s}: {rating} want {want:?}");
+        assert!((rd - want.rd).abs() < 1e-6, "seat {s}: {rd} want {want:?}");
+        assert!((vol - want.vol).abs() < 1e-9, "seat {s}");
+        assert_eq!(games, 1);
+    }
+    // Better placed, higher rated.
+    let mut by_place: Vec<usize> = (0..n).collect();
+    by_place.sort_by_key(|&s| placing[s]);
+    for w in by_place.windows(2) {
+        let (a, b) = (got[&ids[w[0]]].0, got[&ids[w[1]]].0);
+        assert!(a > b, "placed {} above {}: {a} > {b}", w[0], w[1]);
+    }
+    // The leaderboard of the board answers (guests are rated but not listed).
+    let (st, b) = ts
+        .get(&format!("/api/leaderboard?board={board}&mode=dark"))
+        .await;
+    assert_eq!(st, 200, "{b}");
+    assert_eq!(b["total"], 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_three_player_game_rates_each_player_against_the_other_two_by_placing() {
+    // 1 resigns, then 2: 0 first, 2 second, 1 third.
+    free_for_all("three_player", json!({}), &[1, 2], &[1, 3, 2]).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_six_player_free_for_all_rates_pairwise_by_placing() {
+    // Out in the order 3, 1, 5, 0, 2: 4 first, then 2, 0, 5, 1 and 3 last.
+    free_for_all(
+        "six_player",
+        json!({"teams": "none"}),
+        &[3, 1, 5, 0, 2],
+        &[3, 5, 2, 6, 1, 4],
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_six_player_team_game_rates_against_the_enemy_team() {
+    use junqi_server::rating::{team, update, Rating};
+    let ts = start().await;
+    let db = open_db(&ts).await;
+    let seats: Vec<u8> = (0..6).collect();
+    let (id, mut people) = seated_table(
+        &ts,
+        json!({"board": "six_player", "move_seconds": 0, "resign_after_seconds": 0}),
+        &seats,
+        "random",
+        8,
+    )
+    .await;
+    let ids = player_ids(&ts, &id).await;
+    // {1, 3, 5} resign one by one: {0, 2, 4} wins.
+    for s in [1, 3, 5] {
+        people[s].c.send(&json!({"type": "resign"})).await.unwrap();
+    }
+    let over = people[0].c.recv_type("game_over").await.unwrap();
+    assert_eq!(over["outcome"]["winners"], json!([0, 2, 4]), "{over}");
+    let got = ratings_in(&db, "six_player/dark", 6).await;
+    let d = Rating::default();
+    let enemy = team(&[d, d, d]);
+    let win = update(d, &[(enemy, 1.0)]);
+    let loss = update(d, &[(enemy, 0.0)]);
+    for s in 0..6 {
+        let want = if s % 2 == 0 { win } else { loss };
+        assert!((got[&ids[s]].0 - want.rating).abs() < 1e-6, "seat {s}");
+    }
+}

@@ -66,16 +66,15 @@ fn check_frames(log: &[Value], seat: Option<Seat>, positions: &[Position], event
     }
 }
 
-async fn one_game(ts: &TestServer, board: &str, mode: &str, seed: u64) {
-    let (st, created) = ts
-        .post(
-            "/api/tables",
-            json!({"board": board, "mode": mode, "move_seconds": 0}),
-        )
-        .await;
+async fn one_game(ts: &TestServer, board: &str, mode: &str, teams: Option<&str>, seed: u64) {
+    let mut body = json!({"board": board, "mode": mode, "move_seconds": 0});
+    if let Some(t) = teams {
+        body["options"] = json!({"teams": t});
+    }
+    let (st, created) = ts.post("/api/tables", body).await;
     assert_eq!(st, 201, "{created}");
     let id = created["table"]["id"].as_str().unwrap().to_string();
-    let n = if board == "two_player" { 2 } else { 4 };
+    let n = created["table"]["seats"].as_array().unwrap().len();
     let mut clients: Vec<WsClient> = vec![join(ts, &id, created["token"].as_str(), None).await];
     for s in 1..n {
         let mut c = join(ts, &id, None, None).await;
@@ -153,7 +152,29 @@ async fn no_frame_leaks_an_identity() {
     ];
     for (i, (board, mode)) in games.iter().chain(games.iter()).enumerate() {
         let t = std::time::Instant::now();
-        one_game(&ts, board, mode, i as u64 + 1).await;
+        one_game(&ts, board, mode, None, i as u64 + 1).await;
         println!("{board} {mode}: {:?}", t.elapsed());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_frame_leaks_an_identity_on_three_and_six_seats() {
+    let ts = start().await;
+    // A person at every seat and a spectator: every teams value, dark and half-open (where
+    // teammates, and only they, see each other).
+    let games = [
+        ("three_player", "dark", None),
+        ("six_player", "dark", None),
+        ("six_player", "half_open", None),
+        ("six_player", "half_open", Some("opposite")),
+        ("six_player", "dark", Some("none")),
+        ("four_player", "dark", Some("none")),
+        ("three_player", "open", None),
+        ("six_player", "dark", Some("opposite")),
+    ];
+    for (i, (board, mode, teams)) in games.iter().enumerate() {
+        let t = std::time::Instant::now();
+        one_game(&ts, board, mode, *teams, 100 + i as u64).await;
+        println!("{board} {mode} {teams:?}: {:?}", t.elapsed());
     }
 }

@@ -62,7 +62,7 @@ async fn hello(addr: SocketAddr, table: &str, token: &str, last_v: Option<u64>) 
     c
 }
 
-async fn kill_and_restart(database: Option<String>) {
+async fn kill_and_restart(database: Option<String>, board: &str) {
     let dir = tempfile::tempdir().unwrap();
     let clock = ManualClock::new(T0);
     let s1 = spawn_server(database.clone(), dir.path().to_path_buf(), clock.clone());
@@ -70,7 +70,7 @@ async fn kill_and_restart(database: Option<String>) {
         &s1.addr.to_string(),
         "POST",
         "/api/play-computer",
-        Some(&json!({"board": "two_player"})),
+        Some(&json!({"board": board})),
         None,
     )
     .await
@@ -150,7 +150,13 @@ async fn kill_and_restart(database: Option<String>) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sqlite_kill_and_restart_resumes_the_game() {
-    kill_and_restart(None).await;
+    kill_and_restart(None, "two_player").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_kill_and_restart_resumes_three_and_six_player_games() {
+    kill_and_restart(None, "three_player").await;
+    kill_and_restart(None, "six_player").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -159,7 +165,7 @@ async fn postgres_kill_and_restart_resumes_the_game() {
         println!("NOTICE: JUNQI_TEST_POSTGRES_URL is not set: the PostgreSQL persistence test is skipped");
         return;
     };
-    kill_and_restart(Some(url)).await;
+    kill_and_restart(Some(url), "two_player").await;
 }
 
 async fn accounts_and_ratings(database: Option<String>) {

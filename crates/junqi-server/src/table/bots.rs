@@ -68,9 +68,7 @@ pub(super) fn observe_all(bots: &mut [Option<BotSlot>], game: &Game, events: &[E
                 let seat = s as Seat;
                 let obs = game.position().observe(Observer::Seat(seat));
                 if let Err(e) = guarded(|| bot.get().observe(events, &obs)) {
-                    tracing::error!(
-                        "the bot at seat {seat} failed observing ({e}): the random bot plays on"
-                    );
+                    tracing::error!("the bot at seat {seat} failed observing ({e}): the random bot plays on");
                     *bot = BotCell::new(stand_in(game.position().rules(), seat, Some(&obs)));
                 }
             }
@@ -226,37 +224,49 @@ impl Table {
 mod tests {
     use super::*;
     use junqi_ai::BotError;
-    use junqi_core::{Action, BoardKind, Deployment, Mode, Position};
+    use junqi_core::{Action, BoardKind, Deployment, Mode};
+    use rand::SeedableRng;
 
-    /// A bot that panics whenever it is asked anything.
-    struct Panicky;
-    impl Bot for Panicky {
+    /// A bot that fails on everything.
+    struct Panicker;
+
+    impl Bot for Panicker {
         fn name(&self) -> String {
-            "panicky".into()
+            "panicker".into()
         }
         fn new_game(&mut self, _: &Rules, _: Seat, _: u64) {}
         fn deploy(&mut self) -> Result<Deployment, BotError> {
-            panic!("deploy")
+            panic!("no layout")
         }
         fn observe(&mut self, _: &[Event], _: &Observation) {
-            panic!("observe")
+            panic!("index out of bounds")
         }
         fn choose(&mut self, _: &Observation, _: Budget) -> Result<Action, BotError> {
-            panic!("choose")
+            panic!("no move")
         }
     }
 
     #[test]
-    fn a_panicking_bot_is_caught_and_its_stand_in_plays_legal_actions() {
+    fn a_bot_that_panics_is_replaced_and_the_game_goes_on() {
+        assert_eq!(guarded(|| 7), Ok(7));
+        assert_eq!(
+            guarded(|| -> u8 { panic!("boom {}", 1) }),
+            Err("boom 1".to_string())
+        );
         let rules = Rules::defaults(BoardKind::SixPlayer, Mode::Dark).unwrap();
-        let pos = Position::random_start(rules, &mut rand::thread_rng());
-        let obs = pos.observe(Observer::Seat(0));
-        let mut bot: Box<dyn Bot> = Box::new(Panicky);
-        let e = guarded(|| bot.choose(&obs, Budget::Iterations(10))).unwrap_err();
-        assert_eq!(e, "choose");
-        assert!(guarded(|| bot.observe(&[], &obs)).is_err());
-        let mut stand_in = stand_in(&rules, 0, Some(&obs));
-        let a = stand_in.choose(&obs, Budget::Iterations(10)).unwrap();
-        assert!(pos.legal_actions().contains(&a));
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        let layouts: Vec<Deployment> = (0..6).map(|_| Deployment::random(&mut rng)).collect();
+        let game = Game::new_from_deployments(rules, &layouts, 0).unwrap();
+        let mut bots: Vec<Option<BotSlot>> = (0..6).map(|_| None).collect();
+        bots[5] = Some(BotSlot {
+            bot: Some(BotCell::new(Box::new(Panicker))),
+            pending: Vec::new(),
+        });
+        observe_all(&mut bots, &game, &[]);
+        let slot = bots[5].as_mut().unwrap();
+        let bot = slot.bot.as_mut().unwrap().get();
+        assert_eq!(bot.name(), "random", "the stand-in took over");
+        let obs = game.position().observe(Observer::Seat(0));
+        assert!(guarded(|| bot.choose(&obs, Budget::Iterations(1))).is_ok());
     }
 }

@@ -134,6 +134,18 @@ pub async fn wait_turn(c: &mut WsClient) -> Vec<String> {
     }
 }
 
+/// The legal actions of an observation or sync frame, as text.
+pub fn legal_of(f: &Value) -> Vec<String> {
+    f["observation"]["legal_actions"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// Play random legal actions until the game is over; returns the game_over frame.
 pub async fn play_random(c: &mut WsClient, seed: u64) -> Value {
     let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
@@ -260,4 +272,148 @@ pub fn first_legal(f: &Value) -> String {
         .as_str()
         .expect("a legal action")
         .to_string()
+}
+
+/// A person seated at a table: the seat, the connection and the seat token.
+pub struct Seated {
+    pub seat: Seat,
+    pub c: WsClient,
+    pub token: String,
+}
+
+/// A table created with `body` (`POST /api/tables`; its `seat` is set to `people[0]`, the
+/// creator and host) with scripted people at `people` and bots (`bot`) at every other seat,
+/// started, deployed (layout seeds from `seed`) and playing. Returns the table id and the
+/// people in the order of `people`.
+pub async fn seated_table(
+    ts: &TestServer,
+    mut body: Value,
+    people: &[Seat],
+    bot: &str,
+    seed: u64,
+) -> (String, Vec<Seated>) {
+    let board: BoardKind = body["board"].as_str().unwrap().parse().unwrap();
+    body["seat"] = people[0].into();
+    body["bots"] = board
+        .seat_range()
+        .filter(|s| !people.contains(s))
+        .map(|s| json!({"seat": s, "bot": bot}))
+        .collect();
+    let (st, created) = ts.post("/api/tables", body).await;
+    assert_eq!(st, 201, "{created}");
+    let id = created["table"]["id"].as_str().unwrap().to_string();
+    let token = created["token"].as_str().unwrap().to_string();
+    let mut seated = vec![Seated {
+        seat: people[0],
+        c: join(ts, &id, Some(&token), None).await,
+        token,
+    }];
+    for &s in &people[1..] {
+        let mut c = join(ts, &id, None, None).await;
+        c.send(&json!({"type": "take_seat", "seat": s}))
+            .await
+            .unwrap();
+        let w = c
+            .recv_until(|f| f["type"] == "welcome" && f["seat"] == s)
+            .await
+            .unwrap();
+        let token = w["token"].as_str().unwrap().to_string();
+        seated.push(Seated { seat: s, c, token });
+    }
+    seated[0].c.send(&json!({"type": "start"})).await.unwrap();
+    for p in seated.iter_mut() {
+        p.c.recv_until(|f| f["type"] == "sync" && f["status"] == "deploying")
+            .await
+            .unwrap();
+        deploy(&mut p.c, seed * 10 + p.seat as u64).await;
+    }
+    for p in seated.iter_mut() {
+        until_playing(&mut p.c).await;
+    }
+    (id, seated)
+}
+
+/// Every person plays random legal actions (seeded by seat) until the game is over; returns
+/// them with their logs.
+pub async fn play_all(people: Vec<Seated>, seed: u64) -> Vec<Seated> {
+    let mut tasks = Vec::new();
+    for mut p in people {
+        tasks.push(tokio::spawn(async move {
+            let mut rng = rand::rngs::SmallRng::seed_from_u64(seed * 100 + p.seat as u64);
+            // The view already received (the playing sync) may be this seat's turn.
+            let mut now = p
+                .c
+                .log
+                .iter()
+                .rev()
+                .find(|f| f["type"] == "observation" || f["type"] == "sync")
+                .map(|f| legal_of(f))
+                .unwrap_or_default();
+            loop {
+                let legal = if now.is_empty() {
+                    wait_turn(&mut p.c).await
+                } else {
+                    std::mem::take(&mut now)
+                };
+                if legal.is_empty() {
+                    break;
+                }
+                let a = &legal[rng.gen_range(0..legal.len())];
+                p.c.send(&json!({"type": "act", "action": a})).await.unwrap();
+            }
+            p
+        }));
+    }
+    let mut done = Vec::new();
+    for t in tasks {
+        done.push(t.await.unwrap());
+    }
+    done
+}
+
+/// The `game_over` frame a client has received.
+pub fn game_over_in(c: &WsClient) -> Value {
+    c.log
+        .iter()
+        .rev()
+        .find(|f| f["type"] == "game_over")
+        .cloned()
+        .expect("a game_over frame")
+}
+
+/// The finished game `id` checked from the outside: its `game_over` frame's record replays to
+/// the frame's final observation, and the record and replay endpoints give the same record and
+/// the same final position. Returns the record.
+pub async fn check_finished(ts: &TestServer, id: &str, over: &Value) -> junqi_core::Record {
+    use junqi_core::Observer;
+    let text = over["record"].as_str().expect("a record");
+    let record = junqi_core::Record::from_text(text).expect("the record parses");
+    let fin = record.replay().expect("the record replays");
+    assert_eq!(
+        fin.observe(Observer::Referee).to_json(),
+        over["observation"],
+        "the record replays to the final observation"
+    );
+    assert_eq!(
+        junqi_core::json::outcome_to_json(fin.outcome()),
+        over["outcome"]
+    );
+    let (st, got) = ts.get(&format!("/api/games/{id}/record")).await;
+    assert_eq!(st, 200, "{got}");
+    assert_eq!(got.as_str().unwrap(), text);
+    let (st, rep) = ts.get(&format!("/api/games/{id}/replay")).await;
+    assert_eq!(st, 200, "{rep}");
+    let steps = rep["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), record.entries.len());
+    assert_eq!(rep["outcome"], over["outcome"]);
+    let last = steps
+        .last()
+        .map(|s| s["position"].clone())
+        .unwrap_or(rep["start"].clone());
+    assert_eq!(
+        last,
+        fin.observe(Observer::Referee).to_json(),
+        "the replay ends on the final position"
+    );
+    record
 }
