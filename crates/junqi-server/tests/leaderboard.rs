@@ -245,7 +245,11 @@ async fn a_real_game_puts_its_players_on_the_board_with_their_results() {
 
 /// The ratings of a category, by player id, once `n` players have one (the rating task writes
 /// them after the game).
-async fn ratings_in(db: &Db, category: &str, n: usize) -> std::collections::HashMap<String, (f64, f64, f64, i64)> {
+async fn ratings_in(
+    db: &Db,
+    category: &str,
+    n: usize,
+) -> std::collections::HashMap<String, (f64, f64, f64, i64)> {
     for _ in 0..200 {
         let rows = db
             .fetch(
@@ -326,7 +330,10 @@ async fn free_for_all(board: &str, options: Value, order: &[usize], placing: &[u
             .collect();
         let want = update(d, &results);
         let (rating, rd, vol, games) = got[&ids[s]];
-        assert!((rating - want.rating).abs() < 1e-6, "seat {s}: {rating} want {want:?}");
+        assert!(
+            (rating - want.rating).abs() < 1e-6,
+            "seat {s}: {rating} want {want:?}"
+        );
         assert!((rd - want.rd).abs() < 1e-6, "seat {s}: {rd} want {want:?}");
         assert!((vol - want.vol).abs() < 1e-9, "seat {s}");
         assert_eq!(games, 1);

@@ -77,7 +77,10 @@ async fn six_player_against_five_bots_to_the_end() {
     let ts = start().await;
     // The server's default bot, at every other seat.
     let (st, created) = ts
-        .post("/api/play-computer", json!({"board": "six_player", "seat": 4}))
+        .post(
+            "/api/play-computer",
+            json!({"board": "six_player", "seat": 4}),
+        )
         .await;
     assert_eq!(st, 201, "{created}");
     assert_eq!(created["table"]["seats"].as_array().unwrap().len(), 6);
@@ -247,8 +250,16 @@ async fn leaving_three_player_eliminates_the_leaver_and_the_game_goes_on() {
     assert!(ev["outcome"].is_null(), "{ev}");
     assert_eq!(ev["to_move"], 0);
     // Leaving again is refused: the seat is out.
-    people[1].c.send(&json!({"type": "leave", "id": 9})).await.unwrap();
-    let e = people[1].c.recv_until(|f| f["type"] == "error").await.unwrap();
+    people[1]
+        .c
+        .send(&json!({"type": "leave", "id": 9}))
+        .await
+        .unwrap();
+    let e = people[1]
+        .c
+        .recv_until(|f| f["type"] == "error")
+        .await
+        .unwrap();
     assert_eq!(e["code"], "table.out_of_game", "{e}");
     // Seat 0 moves; the turn passes over seat 1 to seat 2.
     move_once(&mut people[0]).await;
@@ -506,16 +517,28 @@ async fn resignation_and_draw_offers_with_every_remaining_seat() {
     )
     .await;
     // Two of three accept: the offer stays open; the third accepts: drawn.
-    people[0].c.send(&json!({"type": "offer_draw"})).await.unwrap();
+    people[0]
+        .c
+        .send(&json!({"type": "offer_draw"}))
+        .await
+        .unwrap();
     people[1].c.recv_type("draw_offer").await.unwrap();
-    people[1].c.send(&json!({"type": "accept_draw"})).await.unwrap();
+    people[1]
+        .c
+        .send(&json!({"type": "accept_draw"}))
+        .await
+        .unwrap();
     let o = people[2]
         .c
         .recv_until(|f| f["type"] == "draw_offer" && f["accepted"] == json!([0, 1]))
         .await
         .unwrap();
     assert_eq!(o["by"], 0);
-    people[2].c.send(&json!({"type": "accept_draw"})).await.unwrap();
+    people[2]
+        .c
+        .send(&json!({"type": "accept_draw"}))
+        .await
+        .unwrap();
     let over = people[0].c.recv_type("game_over").await.unwrap();
     assert_eq!(
         over["outcome"],
@@ -545,7 +568,11 @@ async fn resignation_and_draw_offers_with_every_remaining_seat() {
         .unwrap();
     let e = people[2].c.recv_type("error").await.unwrap();
     assert_eq!(e["code"], "table.out_of_game");
-    people[1].c.send(&json!({"type": "offer_draw"})).await.unwrap();
+    people[1]
+        .c
+        .send(&json!({"type": "offer_draw"}))
+        .await
+        .unwrap();
     people[2].c.recv_type("draw_offer").await.unwrap();
     people[2]
         .c
@@ -555,7 +582,11 @@ async fn resignation_and_draw_offers_with_every_remaining_seat() {
     let e = people[2].c.recv_type("error").await.unwrap();
     assert_eq!(e["code"], "table.out_of_game");
     people[0].c.recv_type("draw_offer").await.unwrap();
-    people[0].c.send(&json!({"type": "accept_draw"})).await.unwrap();
+    people[0]
+        .c
+        .send(&json!({"type": "accept_draw"}))
+        .await
+        .unwrap();
     let over = people[0].c.recv_type("game_over").await.unwrap();
     assert_eq!(over["outcome"]["result"], "draw");
 
@@ -568,7 +599,11 @@ async fn resignation_and_draw_offers_with_every_remaining_seat() {
         103,
     )
     .await;
-    people[0].c.send(&json!({"type": "offer_draw"})).await.unwrap();
+    people[0]
+        .c
+        .send(&json!({"type": "offer_draw"}))
+        .await
+        .unwrap();
     let d = people[0].c.recv_type("draw_declined").await.unwrap();
     assert!(d["by"].as_u64().unwrap() >= 2, "a bot's seat: {d}");
 }
@@ -674,11 +709,16 @@ async fn the_lobby_lists_three_and_six_seat_tables() {
         .await;
     assert_eq!(st, 201, "{created}");
     let id = created["table"]["id"].as_str().unwrap().to_string();
-    let (st, created3) = ts.post("/api/tables", json!({"board": "three_player"})).await;
+    let (st, created3) = ts
+        .post("/api/tables", json!({"board": "three_player"}))
+        .await;
     assert_eq!(st, 201, "{created3}");
     let (_, lobby) = ts.get("/api/tables").await;
     let tables = lobby["tables"].as_array().unwrap();
-    let six = tables.iter().find(|t| t["id"] == id.as_str()).expect("listed");
+    let six = tables
+        .iter()
+        .find(|t| t["id"] == id.as_str())
+        .expect("listed");
     let kinds: Vec<&str> = six["seats"]
         .as_array()
         .unwrap()
@@ -723,7 +763,9 @@ async fn a_three_player_rematch_moves_everybody_one_seat_on() {
             .find(|f| f["type"] == "table")
             .cloned()
             .unwrap();
-        (0..3).map(|s| t["table"]["seats"][s]["name"].clone()).collect()
+        (0..3)
+            .map(|s| t["table"]["seats"][s]["name"].clone())
+            .collect()
     };
     people[1].c.send(&json!({"type": "resign"})).await.unwrap();
     until_entry(&mut people[0].c, "resign 1").await;
@@ -758,7 +800,12 @@ async fn a_six_player_game_against_the_computer_pauses_while_its_person_is_away(
     let id = created["table"]["id"].as_str().unwrap().to_string();
     let token = created["token"].as_str().unwrap().to_string();
     let mut c = join(&ts, &id, Some(&token), None).await;
-    let w = c.log.iter().find(|f| f["type"] == "welcome").cloned().unwrap();
+    let w = c
+        .log
+        .iter()
+        .find(|f| f["type"] == "welcome")
+        .cloned()
+        .unwrap();
     assert_eq!(w["chat"], false, "no chat against the computer");
     assert_eq!(w["away_limit_ms"], 30 * 60_000);
     deploy_and_play(&mut c, 9).await;
@@ -771,13 +818,12 @@ async fn a_six_player_game_against_the_computer_pauses_while_its_person_is_away(
         token: token.clone(),
     };
     move_once(&mut me).await;
-    let v = me
-        .c
-        .log
-        .iter()
-        .filter_map(|f| (f["type"] == "events").then(|| f["v"].as_u64()).flatten())
-        .max()
-        .unwrap();
+    let v =
+        me.c.log
+            .iter()
+            .filter_map(|f| (f["type"] == "events").then(|| f["v"].as_u64()).flatten())
+            .max()
+            .unwrap();
     me.c.close().await;
     let p = watcher.recv_type("presence").await.unwrap();
     assert_eq!(p["paused"], true, "{p}");

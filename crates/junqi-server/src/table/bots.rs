@@ -68,7 +68,9 @@ pub(super) fn observe_all(bots: &mut [Option<BotSlot>], game: &Game, events: &[E
                 let seat = s as Seat;
                 let obs = game.position().observe(Observer::Seat(seat));
                 if let Err(e) = guarded(|| bot.get().observe(events, &obs)) {
-                    tracing::error!("the bot at seat {seat} failed observing ({e}): the random bot plays on");
+                    tracing::error!(
+                        "the bot at seat {seat} failed observing ({e}): the random bot plays on"
+                    );
                     *bot = BotCell::new(stand_in(game.position().rules(), seat, Some(&obs)));
                 }
             }

@@ -341,14 +341,13 @@ pub async fn play_all(people: Vec<Seated>, seed: u64) -> Vec<Seated> {
         tasks.push(tokio::spawn(async move {
             let mut rng = rand::rngs::SmallRng::seed_from_u64(seed * 100 + p.seat as u64);
             // The view already received (the playing sync) may be this seat's turn.
-            let mut now = p
-                .c
-                .log
-                .iter()
-                .rev()
-                .find(|f| f["type"] == "observation" || f["type"] == "sync")
-                .map(|f| legal_of(f))
-                .unwrap_or_default();
+            let mut now =
+                p.c.log
+                    .iter()
+                    .rev()
+                    .find(|f| f["type"] == "observation" || f["type"] == "sync")
+                    .map(|f| legal_of(f))
+                    .unwrap_or_default();
             loop {
                 let legal = if now.is_empty() {
                     wait_turn(&mut p.c).await
@@ -359,7 +358,9 @@ pub async fn play_all(people: Vec<Seated>, seed: u64) -> Vec<Seated> {
                     break;
                 }
                 let a = &legal[rng.gen_range(0..legal.len())];
-                p.c.send(&json!({"type": "act", "action": a})).await.unwrap();
+                p.c.send(&json!({"type": "act", "action": a}))
+                    .await
+                    .unwrap();
             }
             p
         }));
