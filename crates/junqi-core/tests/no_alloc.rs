@@ -5,16 +5,22 @@ use junqi_core::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 struct Counting;
 
-static COUNTING: AtomicBool = AtomicBool::new(false);
+thread_local! {
+    /// Whether this thread's allocations are counted: only the test's own thread, so that the
+    /// test harness's threads (which may allocate at any time) never count.
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+}
 static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if COUNTING.load(Ordering::Relaxed) {
+        // `try_with`: a thread being torn down has no thread-locals left; it is not counted.
+        if COUNTING.try_with(Cell::get).unwrap_or(false) {
             ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
         }
         System.alloc(layout)
@@ -48,7 +54,7 @@ fn generation_and_step_do_not_allocate() {
             // Draw the random numbers outside the counted section.
             let picks: Vec<u32> = (0..3000).map(|_| rng.gen()).collect();
             let mut i = 0;
-            COUNTING.store(true, Ordering::SeqCst);
+            COUNTING.with(|c| c.set(true));
             while !pos.is_over() {
                 buf.clear();
                 pos.legal_actions_into(&mut buf);
@@ -56,7 +62,7 @@ fn generation_and_step_do_not_allocate() {
                 pos.play_unchecked(a, &mut ());
                 i += 1;
             }
-            COUNTING.store(false, Ordering::SeqCst);
+            COUNTING.with(|c| c.set(false));
             plies += i as u64;
         }
     }
