@@ -346,7 +346,7 @@ pub async fn play_all(people: Vec<Seated>, seed: u64) -> Vec<Seated> {
                     .iter()
                     .rev()
                     .find(|f| f["type"] == "observation" || f["type"] == "sync")
-                    .map(|f| legal_of(f))
+                    .map(legal_of)
                     .unwrap_or_default();
             loop {
                 let legal = if now.is_empty() {
