@@ -291,27 +291,42 @@ pub(crate) async fn rating_task(
         let Some(placings) = &job.placings else {
             continue;
         };
-        let mut current = Vec::with_capacity(job.players.len());
-        for p in &job.players {
-            current.push(match p {
-                Some(id) => Some(crate::store::rating(&db, id, &job.category).await),
-                None => None,
-            });
-        }
-        let ratings: Vec<Option<Rating>> = current.iter().map(|c| c.map(|c| c.0)).collect();
-        let mut stmts = Vec::new();
-        for (seat, new) in rate_game(&job.teams, &job.players, &ratings, placings) {
-            let (Some(pid), Some((_, games))) = (&job.players[seat], current[seat]) else {
-                continue;
-            };
-            stmts.extend(crate::store::set_rating(pid, &job.category, new, games + 1));
-        }
-        if !stmts.is_empty() {
-            if let Err(e) = db.write(stmts).await {
-                tracing::warn!("rating update failed: {e}");
+        // A failed write (the database away for a moment) is tried again from fresh reads, so
+        // that an update another server made meanwhile is built on, not overwritten.
+        for attempt in 1..=3 {
+            match rate_one(&db, &job, placings).await {
+                Ok(()) => break,
+                Err(e) if attempt == 3 => tracing::warn!("rating update failed: {e}"),
+                Err(e) => {
+                    tracing::info!("rating update failed (attempt {attempt}, tried again): {e}");
+                    tokio::time::sleep(std::time::Duration::from_millis(200 * attempt)).await;
+                }
             }
         }
     }
+}
+
+/// Read the current ratings of a finished game's players, and write their new ones.
+async fn rate_one(db: &crate::db::Db, job: &RatingJob, placings: &[u32]) -> Result<(), String> {
+    let mut current = Vec::with_capacity(job.players.len());
+    for p in &job.players {
+        current.push(match p {
+            Some(id) => Some(crate::store::rating(db, id, &job.category).await),
+            None => None,
+        });
+    }
+    let ratings: Vec<Option<Rating>> = current.iter().map(|c| c.map(|c| c.0)).collect();
+    let mut stmts = Vec::new();
+    for (seat, new) in rate_game(&job.teams, &job.players, &ratings, placings) {
+        let (Some(pid), Some((_, games))) = (&job.players[seat], current[seat]) else {
+            continue;
+        };
+        stmts.extend(crate::store::set_rating(pid, &job.category, new, games + 1));
+    }
+    if stmts.is_empty() {
+        return Ok(());
+    }
+    db.write(stmts).await
 }
 
 #[cfg(test)]

@@ -273,25 +273,24 @@ pub(crate) async fn rating(db: &Db, player: &str, category: &str) -> (Rating, i6
     }
 }
 
-/// Replace a player's rating in a category.
-pub(crate) fn set_rating(player: &str, category: &str, r: Rating, games: i64) -> [Stmt; 2] {
-    [
-        (
-            "DELETE FROM junqi_ratings WHERE player_id = $1 AND category = $2",
-            vec![Arg::from(player), Arg::from(category)],
-        ),
-        (
-            "INSERT INTO junqi_ratings (player_id, category, rating, rd, vol, games) VALUES ($1, $2, $3, $4, $5, $6)",
-            vec![
-                player.into(),
-                category.into(),
-                r.rating.into(),
-                r.rd.into(),
-                r.vol.into(),
-                games.into(),
-            ],
-        ),
-    ]
+/// Replace a player's rating in a category. One upsert, not a delete and an insert: two
+/// servers on one PostgreSQL database may rate the same player (a bot) at once, and under read
+/// committed the second delete-then-insert would find nothing to delete and then fail on the key,
+/// losing every rating of its game.
+pub(crate) fn set_rating(player: &str, category: &str, r: Rating, games: i64) -> [Stmt; 1] {
+    [(
+        "INSERT INTO junqi_ratings (player_id, category, rating, rd, vol, games) VALUES ($1, $2, $3, $4, $5, $6) \
+         ON CONFLICT (player_id, category) DO UPDATE SET rating = excluded.rating, rd = excluded.rd, \
+         vol = excluded.vol, games = excluded.games",
+        vec![
+            player.into(),
+            category.into(),
+            r.rating.into(),
+            r.rd.into(),
+            r.vol.into(),
+            games.into(),
+        ],
+    )]
 }
 
 /// A player's ratings: (category, rating, rd, games).
@@ -402,4 +401,53 @@ pub(crate) async fn results_of(
             )
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two servers on one database rate the same player at the same time, many times over:
+    /// every update must land (none may fail on the key), and the row ends up as one of them.
+    async fn concurrent_rating_updates(url: &str) {
+        let a = Db::open(url).await.unwrap();
+        let b = Db::open(url).await.unwrap();
+        let player = format!("bot:race{}", rand::random::<u32>());
+        for round in 0..20i64 {
+            let category = format!("two_player/dark/{round}");
+            let r = |x: f64| Rating {
+                rating: x,
+                rd: 100.0,
+                vol: 0.06,
+            };
+            let (ra, rb) = tokio::join!(
+                a.write(set_rating(&player, &category, r(1600.0), 1).to_vec()),
+                b.write(set_rating(&player, &category, r(1400.0), 2).to_vec()),
+            );
+            assert_eq!(ra, Ok(()), "round {round}");
+            assert_eq!(rb, Ok(()), "round {round}");
+            let (got, games) = rating(&a, &player, &category).await;
+            assert!(
+                (got.rating, games) == (1600.0, 1) || (got.rating, games) == (1400.0, 2),
+                "round {round}: {got:?} {games}"
+            );
+        }
+        assert_eq!(ratings_of(&a, &player).await.unwrap().len(), 20);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn sqlite_concurrent_rating_updates() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}?mode=rwc", dir.path().join("r.db").display());
+        concurrent_rating_updates(&url).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn postgres_concurrent_rating_updates() {
+        let Ok(url) = std::env::var("JUNQI_TEST_POSTGRES_URL") else {
+            println!("NOTICE: JUNQI_TEST_POSTGRES_URL is not set: the PostgreSQL rating race test is skipped");
+            return;
+        };
+        concurrent_rating_updates(&url).await;
+    }
 }
