@@ -14,7 +14,6 @@ import { helpers } from '../lib/page.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ARTIFACTS = path.resolve(here, '../artifacts');
-const DOCS = path.resolve(here, '../../../docs');
 mkdirSync(ARTIFACTS, { recursive: true });
 
 let server;
@@ -113,7 +112,7 @@ for (const [board, seats, squares, screen] of [
     assert.equal(await page.locator('.hits [data-sq]').count(), squares);
     assert.equal(await page.locator('.seat-row').count(), seats);
     await page.waitForFunction((n) => document.querySelectorAll('.piece').length === n, 25 * seats);
-    if (board === 'six_player') await page.screenshot({ path: path.join(DOCS, 'table-six-game.png') });
+    if (board === 'six_player') await page.screenshot({ path: path.join(ARTIFACTS, 'table-six-game.png') });
     const played = await playToTheEnd(page, 0, board === 'six_player' ? 6 : 3, 600000);
     console.log(`${board}: ${played.moves} moves by the person in ${played.ms} ms; longest wait for a turn ${played.longestWait} ms`);
     assert.ok(played.moves > 0);
