@@ -573,6 +573,7 @@ pub(crate) fn score_actions(
 
 /// The heuristic bot.
 pub struct HeuristicBot {
+    name: &'static str,
     rules: Option<Rules>,
     seat: Seat,
     rng: ChaCha8Rng,
@@ -582,10 +583,21 @@ pub struct HeuristicBot {
 impl Default for HeuristicBot {
     fn default() -> Self {
         HeuristicBot {
+            name: "heuristic",
             rules: None,
             seat: 0,
             rng: ChaCha8Rng::seed_from_u64(0),
             belief: None,
+        }
+    }
+}
+
+impl HeuristicBot {
+    /// The heuristic under another name (a playing level: [`crate::levels::Level`]).
+    pub fn named(name: &'static str) -> HeuristicBot {
+        HeuristicBot {
+            name,
+            ..HeuristicBot::default()
         }
     }
 }
@@ -599,7 +611,7 @@ impl HeuristicBot {
 
 impl Bot for HeuristicBot {
     fn name(&self) -> String {
-        "heuristic".into()
+        self.name.into()
     }
 
     fn new_game(&mut self, rules: &Rules, seat: Seat, seed: u64) {

@@ -13,7 +13,9 @@ pub mod deploygen;
 pub mod engine;
 pub mod eval;
 pub mod external;
+pub mod gen2026;
 pub mod heuristic;
+pub mod levels;
 pub mod registry;
 pub mod search;
 
@@ -24,5 +26,6 @@ pub use arena::{
 };
 pub use bot::{Bot, BotError, Budget, RandomBot};
 pub use heuristic::HeuristicBot;
-pub use registry::{bot_by_name, bot_by_spec, bot_names, default_bot};
+pub use levels::Level;
+pub use registry::{bot_by_name, bot_by_spec, bot_names, default_bot, level_names};
 pub use search::{SearchBot, SearchConfig};

@@ -3,30 +3,52 @@
 use crate::arena::BotFactory;
 use crate::bot::{Bot, Budget, RandomBot};
 use crate::heuristic::HeuristicBot;
+use crate::levels::Level;
 use crate::search::{SearchBot, SearchConfig};
 use std::sync::Arc;
 
-/// The names of the built-in bots, weakest first.
+/// The names of the built-in bots: the playing levels ([`level_names`]), then the bots by
+/// what they are, then the frozen generations that later ones are measured against.
 pub fn bot_names() -> Vec<&'static str> {
-    vec!["random", "heuristic", "search", "search-strong"]
+    let mut names = level_names();
+    names.extend([
+        "random",
+        "heuristic",
+        "search",
+        "search-strong",
+        "search-2026",
+        "search-strong-2026",
+        "heuristic-2026",
+    ]);
+    names
 }
 
-/// The bot people meet when they do not choose one: the one-ply heuristic, far stronger than
-/// random and quick enough for any server load.
+/// The ids of the playing levels people choose from (入门, 普通, 高手, 大师), weakest first.
+pub fn level_names() -> Vec<&'static str> {
+    Level::ALL.into_iter().map(Level::id).collect()
+}
+
+/// The bot people meet when they do not choose one: 普通 (`normal`), the default 人机 level.
 pub fn default_bot() -> &'static str {
-    "heuristic"
+    Level::Normal.id()
 }
 
 /// A factory for the built-in bot with this name, or `None`.
 ///
+/// - `beginner`, `normal`, `expert`, `master`: the playing levels ([`Level`]).
 /// - `random`: uniformly random legal actions.
 /// - `heuristic`: one ply, with believed identities.
 /// - `search`: determinized alpha-beta over sampled worlds, about 100 ms a move.
 /// - `search-strong`: the same with ten times the nodes, about 1 s a move.
+/// - `search-2026`, `search-strong-2026`, `heuristic-2026`: those bots as they were on
+///   2026-12-02, frozen ([`crate::gen2026`]).
 ///
 /// The search levels use their own node budget when the driver passes the default
 /// [`crate::Budget`], and the driver's budget otherwise.
 pub fn bot_by_name(name: &str) -> Option<BotFactory> {
+    if let Some(level) = Level::parse(name) {
+        return Some(Arc::new(move || level.bot()));
+    }
     match name {
         "random" => Some(Arc::new(|| Box::new(RandomBot::default()) as Box<dyn Bot>)),
         "heuristic" => Some(Arc::new(|| {
@@ -38,6 +60,9 @@ pub fn bot_by_name(name: &str) -> Option<BotFactory> {
         "search-strong" => Some(Arc::new(|| {
             Box::new(SearchBot::new(SearchConfig::STRONG)) as Box<dyn Bot>
         })),
+        "search-2026" => Some(Arc::new(crate::gen2026::search_2026)),
+        "search-strong-2026" => Some(Arc::new(crate::gen2026::search_strong_2026)),
+        "heuristic-2026" => Some(Arc::new(crate::gen2026::heuristic_2026)),
         _ => None,
     }
 }

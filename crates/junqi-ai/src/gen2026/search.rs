@@ -1,0 +1,652 @@
+//! The search bot: determinized alpha-beta (perfect-information Monte Carlo). For each decision
+//! it samples full positions from its belief ([`Belief::sample_world`], which goes through
+//! [`junqi_core::Observation::determinize`]), searches each with a depth-limited alpha-beta
+//! over [`evaluate`] (four-player: our side maximises, the enemy side minimises), and plays
+//! the action with the best average over the samples, blended with the one-ply heuristic's
+//! score of the action (which knows only what the seat knows). The quiescence beyond the
+//! depth searches attacks, and every reply for a side whose flag is threatened. When the
+//! observation hides nothing, one world is searched by iterative deepening instead, and a move
+//! back to a position seen since the last attack or flip is worth a draw (circling ends in the
+//! quiet-plies draw).
+//!
+//! Flip play: what a flip turns up is chance, not choice. The root's flips are averaged over
+//! the sampled worlds; below the root one flip stands for all and turns up nothing (in a
+//! sampled world a side searching its flips would pick the one hiding its marshal).
+//!
+//! Budgets: [`Budget::Nodes`] caps the nodes searched per decision (reproducible);
+//! [`Budget::Iterations`] sets the number of sampled worlds; [`Budget::Time`] searches worlds
+//! until the time is up (interactive play). A deepening search spends a node budget or a time
+//! budget the same way; under `Iterations(n)` it stops at about the nodes n worlds would cost.
+
+use super::belief::Belief;
+use super::deploygen::layout_for_bot;
+use super::eval::{evaluate, flag_threatened, value, WIN};
+use super::heuristic::score_actions;
+use crate::bot::{Bot, BotError, Budget};
+use junqi_core::combat::resolve;
+use junqi_core::{
+    Action, AttackResult, BoardKind, Deployment, Event, Observation, Position, Rules, Seat,
+    TeamMap, Teams,
+};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::time::{Duration, Instant};
+
+/// Settings of a search bot.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchConfig {
+    /// The bot's name.
+    pub name: &'static str,
+    /// Search depth in plies (including the root move); when deepening, the first iteration.
+    pub depth: u32,
+    /// The budget used when the driver's budget is the default `Iterations(1000)` (see
+    /// [`Budget::default`]), so that a bot picked by name plays at its level.
+    pub default_budget: Budget,
+    /// Weight of the one-ply heuristic score added to the sampled search value.
+    pub heuristic_weight: f64,
+    /// Plies of capture-only search (quiescence) beyond `depth`.
+    pub quiescence: u32,
+}
+
+impl SearchConfig {
+    /// The standard level: about 100 ms per two-player move on one core.
+    pub const STANDARD: SearchConfig = SearchConfig {
+        name: "search",
+        depth: 3,
+        default_budget: Budget::Nodes(190_000),
+        heuristic_weight: 0.5,
+        quiescence: 4,
+    };
+    /// The strongest level for interactive play (about 1 s per move).
+    pub const STRONG: SearchConfig = SearchConfig {
+        name: "search-strong",
+        depth: 3,
+        default_budget: Budget::Nodes(1_500_000),
+        heuristic_weight: 0.5,
+        quiescence: 4,
+    };
+}
+
+/// The determinized alpha-beta bot.
+pub struct SearchBot {
+    cfg: SearchConfig,
+    seat: Seat,
+    rng: ChaCha8Rng,
+    belief: Option<Belief>,
+    buf: Vec<Vec<Action>>,
+    nodes: u64,
+    /// Past this many nodes the quiescence stands pat (a node budget must not be overrun
+    /// far by one large world).
+    node_cap: u64,
+    /// Set when a deepening search runs out of budget mid-iteration (its values are then void).
+    aborted: bool,
+    /// The node count or the deadline at which a deepening search stops.
+    stop_at: Option<(u64, Option<Instant>)>,
+    /// Nodes searched in the last decision.
+    pub last_nodes: u64,
+    /// Worlds sampled in the last decision.
+    pub last_worlds: u32,
+    /// Depth of the last full iteration of a deepening search (0: sampled worlds instead).
+    pub last_depth: u32,
+    /// Keys of the positions seen since the last attack or flip, while nothing was hidden.
+    seen: Vec<u64>,
+    /// The game's teams (worked out once: `Rules::teams` derives them on every call).
+    teams: TeamMap,
+}
+
+impl SearchBot {
+    /// A search bot with these settings.
+    pub fn new(cfg: SearchConfig) -> SearchBot {
+        SearchBot {
+            cfg,
+            seat: 0,
+            rng: ChaCha8Rng::seed_from_u64(0),
+            belief: None,
+            buf: Vec::new(),
+            nodes: 0,
+            node_cap: u64::MAX,
+            aborted: false,
+            stop_at: None,
+            last_nodes: 0,
+            last_worlds: 0,
+            last_depth: 0,
+            seen: Vec::new(),
+            teams: TeamMap::new(BoardKind::TwoPlayer, Teams::None),
+        }
+    }
+
+    /// Remember the position `obs` shows (if it hides nothing), forgetting those before the
+    /// last attack or flip: no position from before one can come back.
+    fn remember(&mut self, obs: &Observation) {
+        if obs.quiet_plies == 0 {
+            self.seen.clear();
+        }
+        if is_certain(obs) {
+            let pieces = obs.pieces.iter().map(|p| {
+                let piece = junqi_core::Piece {
+                    role: p.role.expect("certain"),
+                    seat: p.seat.expect("certain"),
+                    face_down: false,
+                };
+                (p.at, piece)
+            });
+            self.seen.push(board_key(pieces, obs.to_move));
+        }
+    }
+
+    fn alphabeta(&mut self, pos: &Position, depth: u32, alpha: f64, beta: f64, ply: usize) -> f64 {
+        self.nodes += 1;
+        if self.out_of_budget() {
+            self.aborted = true;
+            return 0.0;
+        }
+        if pos.is_over() || self.out_of_game(pos) {
+            return evaluate(pos, self.seat);
+        }
+        if depth == 0 {
+            return self.quiesce(pos, self.cfg.quiescence, alpha, beta, ply);
+        }
+        let maximize = self.maximizing(pos);
+        let mut actions = self.take_actions(pos, ply);
+        order(pos, &mut actions);
+        let init = if maximize {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
+        let mut w = Window {
+            maximize,
+            alpha,
+            beta,
+            best: init,
+        };
+        for &a in &actions {
+            let next = play_in_tree(pos, a);
+            let v = self.alphabeta(&next, depth - 1, w.alpha, w.beta, ply + 1);
+            if self.aborted {
+                break;
+            }
+            if w.update(v) {
+                break;
+            }
+        }
+        self.buf[ply] = actions;
+        if w.best.is_infinite() {
+            evaluate(pos, self.seat)
+        } else {
+            w.best
+        }
+    }
+
+    /// Whether a deepening search must stop now (checked at every node; the clock only every
+    /// 1024 nodes, as reading it costs more than a node).
+    fn out_of_budget(&self) -> bool {
+        match self.stop_at {
+            None => false,
+            Some((max_nodes, deadline)) => {
+                self.nodes >= max_nodes
+                    || (self.nodes.is_multiple_of(1024)
+                        && deadline.is_some_and(|d| Instant::now() >= d))
+            }
+        }
+    }
+
+    /// Whether our team is out of a game that goes on without it (more than two teams): our
+    /// placing is settled, so the node is a leaf.
+    fn out_of_game(&self, pos: &Position) -> bool {
+        let teams = &self.teams;
+        teams.count() > 2 && teams.mates(self.seat).minus(pos.eliminated()).is_empty()
+    }
+
+    /// Whether the side to move in `pos` is ours (the maximizing side).
+    fn maximizing(&self, pos: &Position) -> bool {
+        self.teams.same_team(pos.to_move(), self.seat)
+    }
+
+    /// The actions searched below the root in `pos`, in the reusable buffer of search depth
+    /// `ply` (give it back with `self.buf[ply] = actions` when done): the legal moves, and of
+    /// the flips only one, which [`play_in_tree`] plays as a flip that reveals nothing. In a
+    /// sampled world every face-down piece's identity is fixed, so a side searching its flips
+    /// there would pick the one that turns up its marshal (or the enemy's bomb next to our
+    /// general): knowledge no player has when flipping. Which piece a flip turns up is chance;
+    /// the root's flips are averaged over the sampled worlds, which is that chance, and below
+    /// the root a flip keeps what it is worth to either side whatever it reveals: the turn
+    /// spent, and a reset of the quiet count.
+    fn take_actions(&mut self, pos: &Position, ply: usize) -> Vec<Action> {
+        if self.buf.len() <= ply {
+            self.buf.resize_with(ply + 1, Vec::new);
+        }
+        let mut actions = std::mem::take(&mut self.buf[ply]);
+        actions.clear();
+        pos.legal_actions_into(&mut actions);
+        if !pos.rules().is_flip() {
+            return actions; // (this runs at every node: other modes have no flips to fold)
+        }
+        if let Some(first) = actions.iter().position(|a| matches!(a, Action::Flip(_))) {
+            let flip = actions[first];
+            actions.retain(|a| !matches!(a, Action::Flip(_)));
+            actions.push(flip);
+        }
+        actions
+    }
+}
+
+/// The position after `a` below the search's root: a flip reveals nothing there (see
+/// [`SearchBot::take_actions`]).
+fn play_in_tree(pos: &Position, a: Action) -> Position {
+    let mut next = pos.clone();
+    match a {
+        Action::Flip(_) => next.pass_as_flip_unchecked(&mut ()),
+        _ => next.play_unchecked(a, &mut ()),
+    }
+    next
+}
+
+/// The alpha-beta window of one node and the best value found there.
+struct Window {
+    maximize: bool,
+    alpha: f64,
+    beta: f64,
+    best: f64,
+}
+
+impl Window {
+    /// Take a child's value; returns whether the remaining children can be cut off.
+    fn update(&mut self, v: f64) -> bool {
+        if self.maximize {
+            self.best = self.best.max(v);
+            self.alpha = self.alpha.max(v);
+        } else {
+            self.best = self.best.min(v);
+            self.beta = self.beta.min(v);
+        }
+        self.alpha >= self.beta
+    }
+}
+
+impl SearchBot {
+    /// Capture-only search at the horizon: the side to move may stand pat (the static
+    /// evaluation) or make an attack, up to `qdepth` more plies, so that an exchange under way
+    /// is not cut off in the middle.
+    fn quiesce(
+        &mut self,
+        pos: &Position,
+        qdepth: u32,
+        mut alpha: f64,
+        mut beta: f64,
+        ply: usize,
+    ) -> f64 {
+        let stand = evaluate(pos, self.seat);
+        if qdepth == 0 || pos.is_over() || self.nodes >= self.node_cap || self.out_of_game(pos) {
+            return stand;
+        }
+        let maximize = self.maximizing(pos);
+        // A side whose flag the other side could take next move may not stand pat nor only
+        // capture: every reply is searched (like check evasions in chess), so a threat one
+        // move beyond the horizon is not mistaken for a quiet position.
+        // With more than two teams the search's enemies play against us (paranoid search):
+        // an enemy seat to move need not answer another enemy's threat to its flag, which
+        // that enemy would not carry out; ours it must.
+        let mover_team = self.teams.team_of(pos.to_move()).0;
+        let my_team = self.teams.team_of(self.seat).0;
+        let threatened = if maximize {
+            flag_threatened(pos, mover_team, |_| true)
+        } else {
+            flag_threatened(pos, mover_team, |t| t == my_team)
+        };
+        if threatened {
+            return self.evade(pos, qdepth, alpha, beta, ply, maximize);
+        }
+        if maximize {
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+        } else {
+            if stand <= alpha {
+                return stand;
+            }
+            beta = beta.min(stand);
+        }
+        let w = Window {
+            maximize,
+            alpha,
+            beta,
+            best: stand,
+        };
+        self.quiesce_actions(pos, qdepth, w, ply, true)
+    }
+
+    /// Search the legal actions of `pos` (only its attacks if `attacks_only`) one quiescence
+    /// ply deeper, within and updating `w`; returns the best value (`w.best` if none).
+    fn quiesce_actions(
+        &mut self,
+        pos: &Position,
+        qdepth: u32,
+        mut w: Window,
+        ply: usize,
+        attacks_only: bool,
+    ) -> f64 {
+        let mut actions = self.take_actions(pos, ply);
+        if attacks_only {
+            actions.retain(|a| matches!(*a, Action::Move { to, .. } if pos.piece_at(to).is_some()));
+        }
+        order(pos, &mut actions);
+        for &a in &actions {
+            self.nodes += 1;
+            let next = play_in_tree(pos, a);
+            let v = self.quiesce(&next, qdepth - 1, w.alpha, w.beta, ply + 1);
+            if w.update(v) {
+                break;
+            }
+        }
+        self.buf[ply] = actions;
+        w.best
+    }
+}
+
+impl SearchBot {
+    /// Quiescence at a node whose mover's flag is threatened: every legal action is tried
+    /// (quiescence goes on below), and the best is the node's value.
+    fn evade(
+        &mut self,
+        pos: &Position,
+        qdepth: u32,
+        alpha: f64,
+        beta: f64,
+        ply: usize,
+        maximize: bool,
+    ) -> f64 {
+        let w = Window {
+            maximize,
+            alpha,
+            beta,
+            best: if maximize {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            },
+        };
+        let best = self.quiesce_actions(pos, qdepth, w, ply, false);
+        if best.is_infinite() {
+            evaluate(pos, self.seat)
+        } else {
+            best
+        }
+    }
+}
+
+/// A key of a board and the seat to move (order-independent over the pieces, so an
+/// observation and a position give the same key for the same board).
+fn board_key(
+    pieces: impl Iterator<Item = (junqi_core::Square, junqi_core::Piece)>,
+    to_move: Seat,
+) -> u64 {
+    let mix = |mut x: u64| {
+        // splitmix64's finaliser: spreads every input bit over the whole word.
+        x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        x ^ (x >> 31)
+    };
+    let mut key = mix(0x1000 + to_move as u64);
+    for (sq, p) in pieces {
+        let code =
+            (sq.0 as u64) << 8 | (p.seat as u64) << 5 | (p.face_down as u64) << 4 | p.role as u64;
+        key = key.wrapping_add(mix(code));
+    }
+    key
+}
+
+/// Whether the observation leaves nothing hidden (every piece's owner and role known, none
+/// face down): flip play once every piece is turned up, open play, or a dark endgame where
+/// every enemy piece has been identified. Then every sampled world is the same one.
+fn is_certain(obs: &Observation) -> bool {
+    obs.pieces
+        .iter()
+        .all(|p| p.role.is_some() && p.seat.is_some() && !p.face_down)
+}
+
+impl SearchBot {
+    /// The search when nothing is hidden: one world, searched by iterative deepening (depth
+    /// 2, 3, …) until the budget is spent, instead of the same world sampled again and again.
+    /// The root keeps exact values of `search value + heuristic_weight × heuristic score`: each
+    /// action is searched with the window that could still make it the best. An iteration cut
+    /// short by the budget keeps the values of the actions it finished (the previous best is
+    /// searched first, so its move is never worse than the last full iteration's).
+    fn deepen(
+        &mut self,
+        obs: &Observation,
+        actions: &[Action],
+        heur: &[(Action, f64)],
+        max_nodes: u64,
+        deadline: Option<Instant>,
+    ) -> Action {
+        let mut rng = ChaCha8Rng::seed_from_u64(self.rng.gen());
+        let world = self
+            .belief
+            .as_mut()
+            .and_then(|b| b.sample_world(obs, &mut rng));
+        let Some(world) = world else {
+            return actions[0];
+        };
+        let h: Vec<f64> = actions
+            .iter()
+            .map(|&a| {
+                self.cfg.heuristic_weight * heur.iter().find(|x| x.0 == a).map_or(0.0, |x| x.1)
+            })
+            .collect();
+        // Root order: best total of the last iteration first (heuristic score at first).
+        let mut order_idx: Vec<usize> = (0..actions.len()).collect();
+        order_idx.sort_by(|&a, &b| h[b].total_cmp(&h[a]));
+        self.nodes = 0;
+        self.node_cap = max_nodes;
+        self.aborted = false;
+        self.stop_at = Some((max_nodes, deadline));
+        let mut best = order_idx[0];
+        let mut depth = self.cfg.depth.max(1);
+        let mut completed = 0;
+        while depth <= MAX_DEPTH {
+            let mut totals: Vec<(usize, f64)> = Vec::with_capacity(actions.len());
+            let mut best_total = f64::NEG_INFINITY;
+            for &i in &order_idx {
+                let mut next = world.clone();
+                next.play_unchecked(actions[i], &mut ());
+                // A move back to a position seen since the last attack or flip makes no
+                // progress: going round in circles ends in the quiet-plies draw, so it is
+                // worth the draw (0). Ahead, the search looks for a new way forward; behind,
+                // it is glad of the circle.
+                let again = !next.is_over()
+                    && next.quiet_plies() > 0
+                    && self
+                        .seen
+                        .contains(&board_key(next.pieces(), next.to_move()));
+                let v = if again {
+                    0.0
+                } else {
+                    // Only a value above `best_total - h[i]` can matter.
+                    let alpha = (best_total - h[i]).max(-2.0 * WIN);
+                    self.alphabeta(&next, depth - 1, alpha, 2.0 * WIN, 1)
+                };
+                if self.aborted || self.out_of_budget() {
+                    break;
+                }
+                let total = v + h[i];
+                if total > best_total {
+                    best_total = total;
+                }
+                totals.push((i, total));
+            }
+            let full = totals.len() == actions.len();
+            if let Some(&(i, _)) = totals.iter().max_by(|a, b| a.1.total_cmp(&b.1)) {
+                // A partial iteration counts only if it finished the previous best (searched
+                // first); a move that beats it at this depth is then a real improvement.
+                if full || totals[0].0 == best {
+                    best = i;
+                }
+            }
+            if !full {
+                break;
+            }
+            completed = depth;
+            // Next iteration: this one's best first, the others by total.
+            totals.sort_by(|a, b| b.1.total_cmp(&a.1));
+            order_idx = totals.iter().map(|t| t.0).collect();
+            if best_total.abs() >= 0.75 * WIN {
+                break; // the game's end is in sight: deeper search will not change it
+            }
+            depth += 1;
+        }
+        self.stop_at = None;
+        self.aborted = false;
+        self.last_nodes = self.nodes;
+        self.last_worlds = 1;
+        self.last_depth = completed;
+        actions[best]
+    }
+}
+
+/// Deepest iteration of the deepening search.
+const MAX_DEPTH: u32 = 12;
+
+/// Move ordering: attacks first, winning ones (in this determinized world the outcome is
+/// known) by the value taken minus the value lost, then quiet moves, then flips.
+fn order(pos: &Position, actions: &mut [Action]) {
+    let rules = *pos.rules();
+    actions.sort_by_cached_key(|a| match *a {
+        Action::Move { from, to } => match (pos.piece_at(from), pos.piece_at(to)) {
+            (Some(att), Some(def)) => {
+                let r = resolve(&rules, att.role, def.role);
+                let mut gain = 0.0;
+                if !r.defender_survives {
+                    gain += value(def.role);
+                }
+                if !r.attacker_survives {
+                    gain -= value(att.role);
+                }
+                if r.result == AttackResult::FlagCaptured {
+                    gain += 1000.0;
+                }
+                -(gain * 10.0) as i32
+            }
+            _ => 100,
+        },
+        Action::Flip(_) => 101,
+    });
+}
+
+impl Bot for SearchBot {
+    fn name(&self) -> String {
+        self.cfg.name.into()
+    }
+
+    fn new_game(&mut self, rules: &Rules, seat: Seat, seed: u64) {
+        self.seat = seat;
+        self.teams = rules.teams();
+        self.rng = ChaCha8Rng::seed_from_u64(seed);
+        self.belief = Some(Belief::new(*rules, seat));
+        self.seen.clear();
+    }
+
+    fn deploy(&mut self) -> Result<Deployment, BotError> {
+        Ok(layout_for_bot(&mut self.rng))
+    }
+
+    fn observe(&mut self, events: &[Event], obs: &Observation) {
+        if let Some(b) = self.belief.as_mut() {
+            b.update(events, obs);
+        }
+        self.remember(obs);
+    }
+
+    fn choose(&mut self, obs: &Observation, budget: Budget) -> Result<Action, BotError> {
+        let actions = obs.legal_actions.clone();
+        if actions.is_empty() {
+            return Err(BotError("asked to move with no legal action".into()));
+        }
+        self.teams = obs.rules.teams();
+        if self.belief.is_none() || self.seat != obs.to_move {
+            self.seat = obs.to_move;
+            let mut b = Belief::new(obs.rules, obs.to_move);
+            b.update(&[], obs);
+            self.belief = Some(b);
+        }
+        if actions.len() == 1 {
+            return Ok(actions[0]);
+        }
+        let budget = if budget == Budget::default() {
+            self.cfg.default_budget
+        } else {
+            budget
+        };
+        let heur = score_actions(obs, self.belief.as_mut().expect("belief"), self.seat);
+        let start = Instant::now();
+        let (max_worlds, max_nodes, deadline): (u64, u64, Option<Duration>) = match budget {
+            Budget::Iterations(n) => (n.max(1), u64::MAX, None),
+            Budget::Nodes(n) => (u64::MAX, n.max(1), None),
+            Budget::Time(t) => (u64::MAX, u64::MAX, Some(t)),
+        };
+        if is_certain(obs) {
+            let deadline = deadline.map(|d| start + d);
+            // With `Iterations(n)` (no node cap) deepen up to the node count the same number of
+            // worlds would cost at depth 2, roughly, so the budget still bounds the work.
+            let max_nodes = if max_nodes == u64::MAX && deadline.is_none() {
+                max_worlds.saturating_mul(2_000)
+            } else {
+                max_nodes
+            };
+            return Ok(self.deepen(obs, &actions, &heur, max_nodes, deadline));
+        }
+        let mut sum = vec![0.0f64; actions.len()];
+        let mut cnt = vec![0u32; actions.len()];
+        self.nodes = 0;
+        self.node_cap = max_nodes.saturating_mul(2);
+        let mut worlds = 0u64;
+        let depth = self.cfg.depth.max(1);
+        while worlds < max_worlds
+            && self.nodes < max_nodes
+            && deadline.is_none_or(|d| start.elapsed() < d)
+        {
+            let mut rng = ChaCha8Rng::seed_from_u64(self.rng.gen());
+            let Some(world) = self
+                .belief
+                .as_mut()
+                .expect("belief")
+                .sample_world(obs, &mut rng)
+            else {
+                break;
+            };
+            worlds += 1;
+            let mut legal = Vec::new();
+            world.legal_actions_into(&mut legal);
+            for (i, &a) in actions.iter().enumerate() {
+                if !legal.contains(&a) {
+                    continue;
+                }
+                let mut next = world.clone();
+                next.play_unchecked(a, &mut ());
+                let v = self.alphabeta(&next, depth - 1, -2.0 * WIN, 2.0 * WIN, 1);
+                sum[i] += v;
+                cnt[i] += 1;
+            }
+        }
+        self.last_nodes = self.nodes;
+        self.last_worlds = worlds as u32;
+        self.last_depth = 0;
+        let mut best = actions[0];
+        let mut best_s = f64::NEG_INFINITY;
+        for (i, &a) in actions.iter().enumerate() {
+            let h = heur.iter().find(|x| x.0 == a).map_or(0.0, |x| x.1);
+            let mean = if cnt[i] > 0 {
+                sum[i] / cnt[i] as f64
+            } else {
+                -WIN
+            };
+            let s = mean + self.cfg.heuristic_weight * h + self.rng.gen_range(0.0..0.01);
+            if s > best_s {
+                best_s = s;
+                best = a;
+            }
+        }
+        Ok(best)
+    }
+}

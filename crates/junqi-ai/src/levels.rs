@@ -1,0 +1,93 @@
+//! The playing levels people choose from (电脑棋力): 入门, 普通, 高手, 大师. Each is an honest
+//! budget and style of one bot, measured by the arena in `STRENGTH.md`:
+//!
+//! | level | id | what it is | think time (one core) |
+//! |---|---|---|---|
+//! | 入门 | `beginner` | the one-ply heuristic | instant |
+//! | 普通 | `normal` | search, small budget (the default 人机 level) | ≤ 0.2 s a move |
+//! | 高手 | `expert` | search, middle budget | ≤ 0.5 s a move |
+//! | 大师 | `master` | search, full budget | ≤ 1 s a move |
+//!
+//! The driver's default budget (`Budget::Iterations(1000)`) means "play at your level"; any other
+//! budget given by a driver (the arena's `--budget`, the engine protocol's `go`) overrides it.
+
+use crate::bot::{Bot, Budget};
+use crate::heuristic::HeuristicBot;
+use crate::search::{SearchBot, SearchConfig};
+
+/// A playing level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Level {
+    /// 入门: for people learning the game.
+    Beginner,
+    /// 普通: the default opponent of 人机对战.
+    Normal,
+    /// 高手: a club opponent.
+    Expert,
+    /// 大师: the strongest level for interactive play.
+    Master,
+}
+
+impl Level {
+    /// Every level, weakest first.
+    pub const ALL: [Level; 4] = [Level::Beginner, Level::Normal, Level::Expert, Level::Master];
+
+    /// The level's id as the registry, the server and the command line name it.
+    pub fn id(self) -> &'static str {
+        match self {
+            Level::Beginner => "beginner",
+            Level::Normal => "normal",
+            Level::Expert => "expert",
+            Level::Master => "master",
+        }
+    }
+
+    /// The level's Chinese name as players know it.
+    pub fn chinese(self) -> &'static str {
+        match self {
+            Level::Beginner => "入门",
+            Level::Normal => "普通",
+            Level::Expert => "高手",
+            Level::Master => "大师",
+        }
+    }
+
+    /// The level with this id (or Chinese name).
+    pub fn parse(s: &str) -> Option<Level> {
+        Level::ALL
+            .into_iter()
+            .find(|l| l.id() == s || l.chinese() == s)
+    }
+
+    /// A new bot playing at this level.
+    pub fn bot(self) -> Box<dyn Bot> {
+        let search = |name: &'static str, nodes: u64| {
+            Box::new(SearchBot::new(SearchConfig {
+                name,
+                default_budget: Budget::Nodes(nodes),
+                ..SearchConfig::STANDARD
+            })) as Box<dyn Bot>
+        };
+        match self {
+            Level::Beginner => Box::new(HeuristicBot::named("beginner")),
+            Level::Normal => search("normal", 190_000),
+            Level::Expert => search("expert", 600_000),
+            Level::Master => search("master", 1_500_000),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_parse_by_id_and_by_chinese_name() {
+        for l in Level::ALL {
+            assert_eq!(Level::parse(l.id()), Some(l));
+            assert_eq!(Level::parse(l.chinese()), Some(l));
+            assert_eq!(l.bot().name(), l.id());
+        }
+        assert_eq!(Level::parse("grandmaster"), None);
+    }
+}
