@@ -27,7 +27,7 @@ export const CLOCKS = [0, 20, 30, 60, 120];
 /** Where the last 人机对战 choice is remembered. */
 const CHOICE_KEY = 'junqi.vsComputer';
 
-/** The remembered choice: {mode, bot, move_seconds} (anything unreadable gives {}). */
+/** The remembered choice: {mode, bot, move_seconds, teams} (anything unreadable gives {}). */
 export function loadChoice() {
   try {
     const c = JSON.parse(globalThis.localStorage?.getItem(CHOICE_KEY) || '{}');
@@ -109,14 +109,32 @@ export class Lobby {
       modes.map((m) => h('label', { class: 'chip' },
         h('input', { type: 'radio', name: 'pc-mode', value: m, id: `pc-mode-${m}`, checked: m === mode }),
         h('span', {}, t(`mode.${m}`)))));
+    // The playing levels (入门 普通 高手 大师) first; the other bots (for bot authors and the
+    // curious: random, the heuristic, the frozen 2026 generation) in their own group.
+    const levels = (this.info.levels || []).filter((b) => bots.includes(b));
+    const others = bots.filter((b) => !levels.includes(b));
+    const options = (list) => list.map((b) => h('option', { value: b }, botLabel(b)));
     this.botSel = bots.length
-      ? h('select', { id: 'play-bot', 'aria-label': t('lobby.opponent') }, bots.map((b) => h('option', { value: b }, botLabel(b))))
+      ? h('select', { id: 'play-bot', 'aria-label': t('lobby.opponent') },
+        ...(levels.length
+          ? [h('optgroup', { label: t('lobby.levels'), id: 'play-bot-levels' }, options(levels)),
+            h('optgroup', { label: t('lobby.otherBots'), id: 'play-bot-others' }, options(others))]
+          : options(bots)))
       : null;
     if (this.botSel) {
       // The remembered strength, else the server's default bot (not the random beginner).
       const def = [choice.bot, this.info.default_bot].find((b) => b && bots.includes(b));
       if (def) this.botSel.value = def;
     }
+    // Teams (RULES §7.2) for the boards that have a choice (four and six seats); three-player
+    // is always every seat alone, and two-player has no teams.
+    const teamChoices = [...new Set(BOARDS.flatMap((b) => (TEAMS[b].length > 1 ? TEAMS[b] : [])))];
+    const teams = teamChoices.includes(choice.teams) ? choice.teams : teamChoices[0];
+    this.pcTeamsSel = teamChoices.length
+      ? h('select', { id: 'pc-teams', 'aria-label': t('lobby.pcTeams') },
+        teamChoices.map((v) => h('option', { value: v }, t(`opt.teams.${v}`))))
+      : null;
+    if (this.pcTeamsSel) this.pcTeamsSel.value = teams;
     const clocks = CLOCKS.includes(Number(choice.move_seconds)) ? Number(choice.move_seconds) : 0;
     this.clockSel = h('select', { id: 'pc-clock', 'aria-label': t('lobby.clock') },
       CLOCKS.map((s) => h('option', { value: s }, s ? t('lobby.clockSeconds', { s }) : t('clock.none'))));
@@ -132,21 +150,26 @@ export class Lobby {
     // A mode some board lacks (翻棋, 双明) disables that board's button, and says which boards have it.
     const sync = () => {
       const m = this.chosenMode();
-      BOARDS.forEach((b, i) => { starts[i].disabled = !this.served(b) || !this.modesOf(b).includes(m); });
+      BOARDS.forEach((b, i) => { starts[i].disabled = !this.served(b) || !this.modesOf(b).includes(m) || !this.teamsFit(b, m); });
       const served = BOARDS.filter((b) => this.served(b));
       const having = served.filter((b) => this.modesOf(b).includes(m));
-      hint.textContent = having.length && having.length < served.length ? t('lobby.modeOnly', { mode: t(`mode.${m}`), boards: boardList(having) }) : '';
+      hint.textContent = [
+        having.length && having.length < served.length ? t('lobby.modeOnly', { mode: t(`mode.${m}`), boards: boardList(having) }) : '',
+        having.some((b) => !this.teamsFit(b, m)) ? t('lobby.pcTeamsHalfOpen') : '',
+      ].filter(Boolean).join(t('lobby.hintJoin'));
       this.remember();
     };
     this.modeBox = modeBox;
     modeBox.addEventListener('change', sync);
     this.botSel?.addEventListener('change', () => this.remember());
+    this.pcTeamsSel?.addEventListener('change', sync);
     this.clockSel.addEventListener('change', () => this.remember());
     const panel = h('section', { class: 'card vs-computer', id: 'vs-computer' },
       h('h2', {}, t('lobby.vsComputer')),
       h('div', { class: 'vs-fields' },
         h('div', { class: 'field' }, h('span', { class: 'field-name' }, t('lobby.mode')), modeBox),
         this.botSel ? h('label', { class: 'field' }, t('lobby.opponent'), this.botSel) : null,
+        this.pcTeamsSel ? h('label', { class: 'field', id: 'pc-teams-field' }, ruleTip('teams'), t('lobby.pcTeams'), this.pcTeamsSel) : null,
         h('label', { class: 'field' }, t('lobby.clock'), this.clockSel)),
       h('div', { class: 'big-buttons' }, ...starts),
       hint, servedHint);
@@ -156,13 +179,25 @@ export class Lobby {
   chosenMode() {
     return this.modeBox?.querySelector('input[name=pc-mode]:checked')?.value || 'dark';
   }
+  /** The chosen teams if `board` takes a choice of them, else null (its only value). */
+  chosenTeams(board) {
+    const v = this.pcTeamsSel?.value;
+    return v && TEAMS[board].length > 1 && TEAMS[board].includes(v) ? v : null;
+  }
+  /** Whether the chosen teams can be played on `board` in mode `m` (half-open needs teams). */
+  teamsFit(board, m) {
+    return !(m === 'half_open' && this.chosenTeams(board) === 'none');
+  }
   remember() {
-    saveChoice({ mode: this.chosenMode(), bot: this.botSel?.value || null, move_seconds: Number(this.clockSel?.value) || 0 });
+    saveChoice({ mode: this.chosenMode(), bot: this.botSel?.value || null, move_seconds: Number(this.clockSel?.value) || 0, teams: this.pcTeamsSel?.value || null });
   }
   async playComputer(board) {
     const mode = this.chosenMode();
     const body = { board, mode: this.modesOf(board).includes(mode) ? mode : 'dark', move_seconds: Number(this.clockSel?.value) || 0 };
     if (this.botSel && this.botSel.value) body.bot = this.botSel.value;
+    const teams = this.chosenTeams(board);
+    // The board's default needs no option (and keeps the table's rules as short as they were).
+    if (teams && teams !== TEAMS[board][0]) body.options = { teams };
     this.remember();
     try {
       const r = await api('POST', '/api/play-computer', body);

@@ -89,11 +89,12 @@ pub fn router(app: Arc<App>) -> Router {
         .with_state(app)
 }
 
-async fn info() -> Json<Value> {
+async fn info(State(app): State<Arc<App>>) -> Json<Value> {
     Json(json!({
         "version": env!("CARGO_PKG_VERSION"),
         "bots": junqi_ai::bot_names(),
-        "default_bot": junqi_ai::default_bot(),
+        "levels": junqi_ai::level_names(),
+        "default_bot": app.settings.default_bot,
         "boards": ["two_player", "three_player", "four_player", "six_player"],
         "modes": {"two_player": ["dark", "open", "flip"], "three_player": ["dark", "open"],
                   "four_player": ["dark", "open", "half_open"], "six_player": ["dark", "open", "half_open"]},
@@ -404,7 +405,7 @@ async fn play_computer(
     config.private = b.private.unwrap_or(true);
     let seats = config.rules.seats();
     let seat = check_seat(b.seat, seats)?;
-    let bot = check_bot(b.bot.as_deref().unwrap_or(junqi_ai::default_bot()))?;
+    let bot = check_bot(b.bot.as_deref().unwrap_or(&app.settings.default_bot))?;
     let bots = (0..seats as Seat)
         .filter(|&s| s != seat)
         .map(|s| (s, bot.clone()))

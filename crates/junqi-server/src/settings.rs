@@ -6,6 +6,10 @@
 pub struct Settings {
     /// Each bot's iteration budget per decision.
     pub bot_iterations: u64,
+    /// The bot (a playing level or any built-in bot) that seats get when nobody names one:
+    /// 人机对战, a host's "add a bot", a leaver's stand-in. By default 普通 (`normal`); an
+    /// operator whose machine is busy may choose a cheaper one.
+    pub default_bot: String,
     /// Frames per second a connection may send (token bucket refill).
     pub rate_per_sec: f64,
     /// Token bucket size.
@@ -54,6 +58,7 @@ impl Default for Settings {
     fn default() -> Settings {
         Settings {
             bot_iterations: 1000,
+            default_bot: junqi_ai::default_bot().to_string(),
             rate_per_sec: 20.0,
             rate_burst: 40.0,
             table_idle_ms: 10 * 60 * 1000,

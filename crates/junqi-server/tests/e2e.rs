@@ -74,3 +74,54 @@ async fn four_player_game_against_the_computer() {
     assert_eq!(st, 200);
     assert_eq!(b["squares"].as_array().unwrap().len(), 129);
 }
+
+/// A server with the default settings seats 普通 (`normal`) when nobody names a bot, lists the
+/// four levels, and a game against each level is played (a few moves: each level answers).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_default_level_is_normal_and_every_level_plays() {
+    let ts = start_with(|c| c.settings.default_bot = junqi_server::Settings::default().default_bot)
+        .await;
+    let (_, info) = ts.get("/api/info").await;
+    assert_eq!(info["default_bot"], "normal");
+    assert_eq!(
+        info["levels"],
+        json!(["beginner", "normal", "expert", "master"])
+    );
+    let (status, created) = ts
+        .post("/api/play-computer", json!({"board": "two_player"}))
+        .await;
+    assert_eq!(status, 201, "{created}");
+    assert_eq!(
+        created["table"]["seats"][1]["name"], "bot:normal",
+        "{created}"
+    );
+    for level in ["beginner", "normal", "expert", "master"] {
+        let (status, created) = ts
+            .post(
+                "/api/play-computer",
+                json!({"board": "two_player", "bot": level}),
+            )
+            .await;
+        assert_eq!(status, 201, "{created}");
+        let id = created["table"]["id"].as_str().unwrap().to_string();
+        let token = created["token"].as_str().unwrap().to_string();
+        let mut c = join(&ts, &id, Some(&token), None).await;
+        c.send(&json!({"type": "deploy", "layout": layout(3)}))
+            .await
+            .unwrap();
+        // We move, and the level answers: our next turn comes after its move.
+        let legal = wait_turn(&mut c).await;
+        c.send(&json!({"type": "act", "action": legal[0]}))
+            .await
+            .unwrap();
+        let legal = wait_turn(&mut c).await;
+        assert!(!legal.is_empty(), "{level}");
+        let plies = c
+            .log
+            .iter()
+            .rev()
+            .find_map(|f| f["observation"]["plies"].as_u64())
+            .unwrap_or(0);
+        assert!(plies >= 2, "{level} did not move: {:?}", c.log.last());
+    }
+}

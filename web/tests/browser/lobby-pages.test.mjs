@@ -77,7 +77,11 @@ for (const [size, viewport] of Object.entries(SIZES)) {
     assert.equal(await page.locator('#pc-mode-dark').isChecked(), true);
     assert.deepEqual(await page.$$eval('#play-bot option', (els) => els.map((e) => e.value)), info.bots);
     assert.equal(await page.locator('#play-bot').inputValue(), info.default_bot);
-    assert.equal(await page.locator('#play-bot option[value="heuristic"]').textContent(), '普通');
+    // The levels first, in their own group, by the names players know; 普通 is the default.
+    assert.deepEqual(await page.$$eval('#play-bot-levels option', (els) => els.map((e) => e.textContent)), ['入门', '普通', '高手', '大师']);
+    assert.equal(await page.locator('#play-bot').inputValue(), 'normal');
+    assert.equal(await page.locator('#play-bot-others option[value="search-2026"]').textContent(), '搜索（2026版）');
+    assert.equal(await page.locator('#pc-teams').inputValue(), 'alternate');
     assert.equal(await page.locator('#pc-clock').inputValue(), '0');
     assert.equal(await page.locator('#pc-clock option[value="0"]').textContent(), '不限时');
     assert.ok(await noHorizontalOverflow());
@@ -118,6 +122,31 @@ for (const [size, viewport] of Object.entries(SIZES)) {
     assert.equal(t4.mode, 'half_open');
     assert.equal(t4.move_seconds, 0);
     assert.deepEqual(t4.seats.slice(1).map((s) => s.kind), ['bot', 'bot', 'bot']);
+
+    // Teams: every seat alone cannot be half-open (the buttons say so); 对面联盟 on six seats
+    // gives three teams of two, and the choice is remembered.
+    await page.goto(`${server.url}/#/`);
+    await page.waitForSelector('#vs-computer');
+    await page.selectOption('#pc-teams', 'none');
+    assert.equal(await page.locator('#play-computer-4').isDisabled(), true);
+    assert.equal(await page.locator('#pc-hint').textContent(),
+      `${six ? '双明只有四国军棋、六国军棋' : '双明只有四国军棋'}；双明需要联盟：各自为战时四国、六国不能双明`);
+    await page.click('label:has(#pc-mode-dark)');
+    assert.equal(await page.locator('#play-computer-4').isDisabled(), false);
+    if (six) {
+      await page.selectOption('#pc-teams', 'opposite');
+      await page.selectOption('#play-bot', 'beginner');
+      await page.click('#play-computer-6');
+      await page.waitForURL(/#\/table\//);
+      const t6 = await tableSummary(page.url().split('#/table/')[1]);
+      assert.equal(t6.board, 'six_player');
+      assert.equal(t6.options.teams, 'opposite');
+      assert.deepEqual(t6.teams, [[0, 3], [1, 4], [2, 5]]);
+      assert.equal(t6.seats[1].name, 'bot:beginner');
+      await page.goto(`${server.url}/#/`);
+      await page.waitForSelector('#vs-computer');
+      assert.equal(await page.locator('#pc-teams').inputValue(), 'opposite');
+    }
   });
 
   test(`join by code: an empty code replaces the old error; messages float and go away (${size})`, async () => {
@@ -151,9 +180,9 @@ for (const [size, viewport] of Object.entries(SIZES)) {
 
 test('the leaderboard lists rated players best first with their ranks, at both sizes', async () => {
   await page.setViewportSize(SIZES.desktop);
-  // alice loses twice to the random bot, bob once to the heuristic bot.
+  // alice loses twice to the random bot, bob once to 普通 (the level `normal`).
   await playerWithGames('alice', 'random', 2);
-  await playerWithGames('bob', 'heuristic', 1);
+  await playerWithGames('bob', 'normal', 1);
   const api = async () => (await fetch(`${server.url}/api/leaderboard?board=two_player&mode=dark`)).json();
   for (let i = 0; i < 50 && (await api()).total < 4; i++) await new Promise((r) => setTimeout(r, 100));
   const data = await api();

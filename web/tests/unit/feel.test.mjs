@@ -228,13 +228,16 @@ test('skips are told apart by reason; events name their squares; entries join in
 
 test('a bot has one display name, and leaving warns with the time one may be away', () => {
   setLang('zh');
-  assert.equal(botDisplayName('bot:heuristic'), '电脑 · 普通');
+  assert.equal(botDisplayName('bot:normal'), '电脑 · 普通');
+  assert.equal(botDisplayName('bot:master'), '电脑 · 大师');
+  assert.equal(botDisplayName('bot:heuristic'), '电脑 · 一步启发');
   assert.equal(botDisplayName('bot:newbot'), '电脑 · newbot');
   assert.match(leaveWarning(undefined, true), /60 秒/);
   assert.match(leaveWarning(1800000, true), /暂停，30 分钟内回来/);
   assert.match(leaveWarning(60000, false), /60 秒内不回来.*逃跑/);
   setLang('en');
-  assert.equal(botDisplayName('bot:heuristic'), 'computer · normal');
+  assert.equal(botDisplayName('bot:normal'), 'computer · normal');
+  assert.equal(botDisplayName('bot:heuristic'), 'computer · one-ply heuristic');
   assert.match(leaveWarning(60000, false), /60 s to come back/);
   setLang('zh');
 });

@@ -170,7 +170,7 @@ impl Table {
 
     async fn add_bot(&mut self, conn: u64, seat: u8, bot: Option<String>) -> Result<(), Refusal> {
         self.require_host(conn)?;
-        let bot = bot.unwrap_or_else(|| junqi_ai::default_bot().to_string());
+        let bot = bot.unwrap_or_else(|| self.env.settings.default_bot.clone());
         if junqi_ai::bot_by_name(&bot).is_none() {
             return Err(Refusal::UnknownBot { name: bot });
         }

@@ -406,7 +406,7 @@ impl Table {
         let s = seat as usize;
         self.seats[s] = SeatState {
             kind: SeatKind::Bot {
-                bot: junqi_ai::default_bot().into(),
+                bot: self.env.settings.default_bot.clone(),
             },
             token_hash: None,
             layout: self.seats[s].layout,

@@ -48,6 +48,10 @@ pub fn config(
     config.settings.rate_burst = 1000.0;
     // Bots answer at once unless a test asks for pacing.
     config.settings.bot_delay_ms = 0;
+    // Seats nobody names a bot for get the fast one-ply heuristic: the default level searches
+    // (tens of milliseconds to a second a move), which whole games in these tests do not need.
+    // `default_level_is_normal` checks the real default.
+    config.settings.default_bot = "heuristic".into();
     config
 }
 
@@ -73,6 +77,10 @@ pub async fn start_at(
     config.settings.rate_per_sec = 1000.0;
     config.settings.rate_burst = 1000.0;
     config.settings.bot_delay_ms = 0;
+    // Seats nobody names a bot for get the fast one-ply heuristic: the default level searches
+    // (tens of milliseconds to a second a move), which whole games in these tests do not need.
+    // `default_level_is_normal` checks the real default.
+    config.settings.default_bot = "heuristic".into();
     let server = junqi_server::start(config).await.expect("server starts");
     TestServer { server, clock, dir }
 }

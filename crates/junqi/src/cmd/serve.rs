@@ -20,6 +20,10 @@ pub struct Args {
     /// Each bot's iteration budget per decision.
     #[arg(long, default_value_t = 1000)]
     pub bot_iterations: u64,
+    /// The computer player seats get when nobody names one (人机对战, "add a bot", a leaver's
+    /// stand-in): a level (beginner, normal, expert, master) or another built-in bot.
+    #[arg(long, default_value_t = junqi_ai::default_bot().to_string())]
+    pub default_bot: String,
     /// Frames per second each connection may send.
     #[arg(long, default_value_t = 20.0)]
     pub rate: f64,
@@ -59,6 +63,13 @@ pub struct Args {
 
 /// Run the server until interrupted.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if junqi_ai::bot_by_name(&args.default_bot).is_none() {
+        anyhow::bail!(
+            "--default-bot {:?}: no such bot (known: {})",
+            args.default_bot,
+            junqi_ai::bot_names().join(", ")
+        );
+    }
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
@@ -75,6 +86,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let mut config = junqi_server::Config::new(args.addr, args.data_dir.clone());
         config.database = args.database.clone();
         config.settings.bot_iterations = args.bot_iterations;
+        config.settings.default_bot = args.default_bot.clone();
         config.settings.rate_per_sec = args.rate;
         config.settings.rate_burst = (args.rate * 2.0).max(1.0);
         config.settings.max_connections_per_address = args.max_connections_per_address;
