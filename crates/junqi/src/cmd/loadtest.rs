@@ -26,9 +26,13 @@ pub struct Args {
     /// Stop starting games after this many seconds.
     #[arg(long, default_value_t = 30)]
     pub duration: u64,
-    /// Board: two_player or four_player.
+    /// Board: two_player, three_player, four_player or six_player.
     #[arg(long, default_value = "two_player")]
     pub board: String,
+    /// The computer players' bot (a level or any built-in bot); by default the server's own
+    /// default (普通).
+    #[arg(long)]
+    pub bot: Option<String>,
     /// The client's thinking time before each action, in milliseconds.
     #[arg(long, default_value_t = 0)]
     pub think_ms: u64,
@@ -86,9 +90,10 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
     let deadline = t0 + Duration::from_secs(args.duration);
     let mut tasks = Vec::new();
     for w in 0..args.concurrency {
-        let (addr, board, stats, started) = (
+        let (addr, board, bot, stats, started) = (
             addr.clone(),
             args.board.clone(),
+            args.bot.clone(),
             stats.clone(),
             started.clone(),
         );
@@ -103,7 +108,16 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
                 }
                 let n = stats.in_flight.fetch_add(1, Ordering::Relaxed) + 1;
                 stats.max_in_flight.fetch_max(n, Ordering::Relaxed);
-                let r = one_game(&addr, &board, think, &stats, &mut rng, deadline).await;
+                let r = one_game(
+                    &addr,
+                    &board,
+                    bot.as_deref(),
+                    think,
+                    &stats,
+                    &mut rng,
+                    deadline,
+                )
+                .await;
                 stats.in_flight.fetch_sub(1, Ordering::Relaxed);
                 match r {
                     Ok(true) => {
@@ -193,19 +207,17 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
 async fn one_game(
     addr: &str,
     board: &str,
+    bot: Option<&str>,
     think_ms: u64,
     stats: &Stats,
     rng: &mut rand::rngs::SmallRng,
     deadline: Instant,
 ) -> Result<bool, String> {
-    let (st, created) = http(
-        addr,
-        "POST",
-        "/api/play-computer",
-        Some(&json!({"board": board, "move_seconds": 0, "deploy_seconds": 0})),
-        None,
-    )
-    .await?;
+    let mut body = json!({"board": board, "move_seconds": 0, "deploy_seconds": 0});
+    if let Some(bot) = bot {
+        body["bot"] = bot.into();
+    }
+    let (st, created) = http(addr, "POST", "/api/play-computer", Some(&body), None).await?;
     if st != 201 {
         return Err(format!("create: {st} {created}"));
     }
