@@ -55,8 +55,9 @@ pub struct Args {
     /// 3 Green, 4 Purple, 5 Black).
     #[arg(long, default_value_t = 0)]
     seat: u8,
-    /// The bot playing every other seat: a name, or cmd:<command line> for an external engine.
-    #[arg(long, default_value = "heuristic")]
+    /// The bot playing every other seat: a level (beginner 入门, normal 普通, expert 高手,
+    /// master 大师), another bot's name, or cmd:<command line> for an external engine.
+    #[arg(long, default_value_t = junqi_ai::default_bot().to_string())]
     bot: String,
     /// The bots' budget per move: iterations:N, nodes:N or ms:N.
     #[arg(long, default_value = "iterations:1000")]
