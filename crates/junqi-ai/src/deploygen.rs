@@ -290,12 +290,12 @@ pub fn generate_with(style: &Style, rng: &mut impl Rng) -> Deployment {
     let decoy_outer = 4 - outer;
     set(&mut cells, (5, fc), Role::Flag);
     let lock = [(5, outer), (5, 2), (4, fc)];
-    let (mut mines, mut bombs) = (3, 2);
-    if rng.gen_bool(style.three_mine_lock.clamp(0.0, 1.0)) {
+    // (free landmines, free bombs) once the flag is locked
+    let (mines, bombs) = if rng.gen_bool(style.three_mine_lock.clamp(0.0, 1.0)) {
         for sq in lock {
             set(&mut cells, sq, Role::Landmine);
         }
-        mines = 0;
+        (0, 2)
     } else {
         // The bomb mostly takes the square in front of the flag, on the back rail, where
         // attackers arrive by rail; the landmines take the two squares beside it.
@@ -305,15 +305,11 @@ pub fn generate_with(style: &Style, rng: &mut impl Rng) -> Deployment {
             _ => 0,
         };
         for (i, &sq) in lock.iter().enumerate() {
-            set(
-                &mut cells,
-                sq,
-                if i == b { Role::Bomb } else { Role::Landmine },
-            );
+            let role = if i == b { Role::Bomb } else { Role::Landmine };
+            set(&mut cells, sq, role);
         }
-        mines = 1;
-        bombs = 1;
-    }
+        (1, 1)
+    };
     // A free landmine defends the decoy HQ or the flag's approaches.
     for _ in 0..mines {
         let sq = pick(rng, &cells, |r, c| match (r, c) {
