@@ -48,7 +48,9 @@ fn parse_layouts(spec: &str) -> Result<Layouts, String> {
     };
     let mut style = Style::STANDARD;
     for kv in settings.split(',') {
-        let (k, v) = kv.split_once('=').ok_or(format!("{kv:?}: want key=value"))?;
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or(format!("{kv:?}: want key=value"))?;
         let v: f64 = v.parse().map_err(|_| format!("{kv:?}: not a number"))?;
         match k {
             "three" => style.three_mine_lock = v,
@@ -128,7 +130,11 @@ fn stats(draws: usize) {
     for _ in 0..draws {
         let d = deploygen::layout_for_bot(&mut rng);
         seen.insert(d.to_string());
-        let fc = if d.cells[5][1] == Some(Role::Flag) { 1 } else { 3 };
+        let fc = if d.cells[5][1] == Some(Role::Flag) {
+            1
+        } else {
+            3
+        };
         left += usize::from(fc == 1);
         three += usize::from(
             [(5, fc - 1), (5, fc + 1), (4, fc)]
