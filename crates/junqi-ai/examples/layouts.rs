@@ -9,7 +9,7 @@
 //!   generator, 10 % a classic layout), reached through that bot's `deploy()`, so nothing is
 //!   copied;
 //! - `new`: `deploygen::generate` (`Style::STANDARD`);
-//! - `new@three=0.5,file=4,approach=2,centre=1,camp=3`: `deploygen::generate_with` in a
+//! - `new@three=1,file=10,approach=0,centre=1,camp=3,probe=2.5,wing=0.35`: `deploygen::generate_with` in a
 //!   candidate style (the fields of `Style`, abbreviated; unnamed ones keep the standard value);
 //! - `casual`: `deploygen::casual`; `random`: uniformly random legal layouts.
 //!
@@ -58,6 +58,8 @@ fn parse_layouts(spec: &str) -> Result<Layouts, String> {
             "approach" => style.approach_bomb = v,
             "centre" => style.centre_bomb = v,
             "camp" => style.camp_side = v,
+            "probe" => style.front_probe = v,
+            "wing" => style.same_wing = v,
             _ => return Err(format!("no style setting {k:?}")),
         }
     }

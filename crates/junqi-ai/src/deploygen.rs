@@ -183,6 +183,12 @@ pub struct Style {
     /// How much more the marshal and the general like squares next to two or three camps (so
     /// that, threatened, they always have a camp to step into) than other squares.
     pub camp_side: f64,
+    /// Weight of the front row for the captains and the lieutenants (against 1 for the middle
+    /// rows): cheap pieces in front probe and take the first hits.
+    pub front_probe: f64,
+    /// Factor on the general's weight for squares on the marshal's half of the board: below 1
+    /// the two strongest pieces cover both wings.
+    pub same_wing: f64,
 }
 
 impl Style {
@@ -193,6 +199,8 @@ impl Style {
         approach_bomb: 0.0,
         centre_bomb: 1.0,
         camp_side: 3.0,
+        front_probe: 2.5,
+        same_wing: 0.35,
     };
 }
 
@@ -379,13 +387,17 @@ pub fn generate_with(style: &Style, rng: &mut impl Rng) -> Deployment {
     let half = |c: u8| (c as i8 - 2).signum();
     let mh = half(marshal.1);
     let general = pick(rng, &cells, |r, c| {
-        front(r)
-            * if camps_next(r, c) >= 2 {
-                style.camp_side
-            } else {
-                1.0
-            }
-            * if mh != 0 && half(c) == mh { 0.35 } else { 1.0 }
+        let camp = if camps_next(r, c) >= 2 {
+            style.camp_side
+        } else {
+            1.0
+        };
+        let wing = if mh != 0 && half(c) == mh {
+            style.same_wing
+        } else {
+            1.0
+        };
+        (front(r) * camp * wing).max(1e-9)
     })
     .expect("free square");
     set(&mut cells, general, Role::General);
@@ -404,27 +416,32 @@ pub fn generate_with(style: &Style, rng: &mut impl Rng) -> Deployment {
     rest.extend(std::iter::repeat_n(Role::Captain, captains));
     rest.extend(std::iter::repeat_n(Role::Lieutenant, lieutenants));
     for role in rest {
-        let sq = pick(rng, &cells, |r, c| match role {
-            // Engineers on the rail (rows 0 and 4, the side files), where they fly; one or two
-            // stay back, to dig out an attacker's landmines later and to stop intruders.
-            Role::Engineer if on_rail(r, c) => {
-                if r == 0 {
-                    1.0
-                } else {
-                    2.0
+        // Every free square stays possible (a style may zero a weight): the free squares are
+        // all in rows 0–4, where any piece may stand.
+        let sq = pick(rng, &cells, |r, c| {
+            let w = match role {
+                // Engineers on the rail (rows 0 and 4, the side files), where they fly; one or two
+                // stay back, to dig out an attacker's landmines later and to stop intruders.
+                Role::Engineer if on_rail(r, c) => {
+                    if r == 0 {
+                        1.0
+                    } else {
+                        2.0
+                    }
                 }
-            }
-            Role::Engineer => 0.5,
-            Role::MajorGeneral | Role::Brigadier => {
-                front(r) * if camps_next(r, c) >= 2 { 1.5 } else { 1.0 }
-            }
-            // The small pieces probe in the front row and screen the back rail.
-            Role::Captain | Role::Lieutenant => match r {
-                0 => 2.5,
-                4 => 1.5,
+                Role::Engineer => 0.5,
+                Role::MajorGeneral | Role::Brigadier => {
+                    front(r) * if camps_next(r, c) >= 2 { 1.5 } else { 1.0 }
+                }
+                // The small pieces probe in the front row and screen the back rail.
+                Role::Captain | Role::Lieutenant => match r {
+                    0 => style.front_probe,
+                    4 => 1.5,
+                    _ => 1.0,
+                },
                 _ => 1.0,
-            },
-            _ => 1.0,
+            };
+            w.max(1e-9)
         })
         .expect("free square");
         set(&mut cells, sq, role);
@@ -655,6 +672,8 @@ mod tests {
                 approach_bomb: 0.0,
                 centre_bomb: 1.0,
                 camp_side: 1.0,
+                front_probe: 0.0,
+                same_wing: 0.0,
             },
             Style {
                 three_mine_lock: 1.0,
@@ -662,6 +681,8 @@ mod tests {
                 approach_bomb: 0.0,
                 centre_bomb: 0.0,
                 camp_side: 10.0,
+                front_probe: 10.0,
+                same_wing: 1.0,
             },
             Style {
                 three_mine_lock: 0.3,
@@ -669,6 +690,8 @@ mod tests {
                 approach_bomb: 5.0,
                 centre_bomb: 0.0,
                 camp_side: 0.5,
+                front_probe: 1.0,
+                same_wing: 3.0,
             },
         ];
         for (i, style) in styles.iter().enumerate() {
