@@ -38,9 +38,9 @@ fn parse_layouts(spec: &str) -> Result<Layouts, String> {
     let generator = |f: fn(&mut ChaCha8Rng) -> Deployment| Ok(Layouts::Generator(Arc::new(f)));
     match spec {
         "main" => return Ok(Layouts::Bot(bot_by_spec("heuristic-2026")?)),
-        "new" => return generator(|r| deploygen::generate(r)),
-        "casual" => return generator(|r| deploygen::casual(r)),
-        "random" => return generator(|r| Deployment::random(r)),
+        "new" => return generator(deploygen::generate),
+        "casual" => return generator(deploygen::casual),
+        "random" => return generator(Deployment::random),
         _ => {}
     }
     let Some(settings) = spec.strip_prefix("new@") else {
