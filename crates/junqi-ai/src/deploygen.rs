@@ -46,6 +46,7 @@ use rand::Rng;
 use std::sync::OnceLock;
 
 /// Named classic layouts (text form of [`Deployment::from_text`]: front row first, HQ row last).
+/// The bots no longer deploy them ([`layout_for_bot`]): fixed layouts can be learned.
 pub const CLASSIC_LAYOUTS: [(&str, &str); 3] = [
     ("left-fortress", "37262/9.5.8/B4.7B/1.6.5/3L412/LFL31"),
     ("right-fortress", "26372/8.B.9/51.45/B.6.7/314L2/13LFL"),
