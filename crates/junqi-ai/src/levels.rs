@@ -14,6 +14,7 @@
 use crate::bot::{Bot, Budget};
 use crate::heuristic::HeuristicBot;
 use crate::search::{SearchBot, SearchConfig};
+use std::time::Duration;
 
 /// A playing level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -59,20 +60,29 @@ impl Level {
             .find(|l| l.id() == s || l.chinese() == s)
     }
 
-    /// A new bot playing at this level.
-    pub fn bot(self) -> Box<dyn Bot> {
-        let search = |name: &'static str, nodes: u64| {
-            Box::new(SearchBot::new(SearchConfig {
-                name,
-                default_budget: Budget::Nodes(nodes),
-                ..SearchConfig::STANDARD
-            })) as Box<dyn Bot>
+    /// The search settings of the level (`None`: 入门, which plays the one-ply heuristic).
+    /// The node budget sets the strength; the wall-clock cap keeps the level within its time
+    /// on boards whose nodes cost more (a six-player node costs about three two-player ones).
+    pub fn search_config(self) -> Option<SearchConfig> {
+        let level = |name: &'static str, nodes: u64, cap_ms: u64| SearchConfig {
+            name,
+            default_budget: Budget::Nodes(nodes),
+            time_cap: Some(Duration::from_millis(cap_ms)),
+            ..SearchConfig::LEVEL
         };
         match self {
-            Level::Beginner => Box::new(HeuristicBot::named("beginner")),
-            Level::Normal => search("normal", 190_000),
-            Level::Expert => search("expert", 600_000),
-            Level::Master => search("master", 1_500_000),
+            Level::Beginner => None,
+            Level::Normal => Some(level("normal", 190_000, 180)),
+            Level::Expert => Some(level("expert", 600_000, 500)),
+            Level::Master => Some(level("master", 1_500_000, 950)),
+        }
+    }
+
+    /// A new bot playing at this level.
+    pub fn bot(self) -> Box<dyn Bot> {
+        match self.search_config() {
+            None => Box::new(HeuristicBot::named(self.id())),
+            Some(cfg) => Box::new(SearchBot::new(cfg)),
         }
     }
 }
