@@ -684,7 +684,11 @@ impl Bot for SearchBot {
                 next.play_unchecked(a, &mut ());
                 let v = self.alphabeta(&next, depth - 1, -2.0 * WIN, 2.0 * WIN, 1);
                 let clip = self.cfg.clip;
-                sum[i] += if clip > 0.0 { clip * (v / clip).tanh() } else { v };
+                sum[i] += if clip > 0.0 {
+                    clip * (v / clip).tanh()
+                } else {
+                    v
+                };
                 cnt[i] += 1;
             }
         }
@@ -703,18 +707,6 @@ impl Bot for SearchBot {
                 -WIN
             };
             let s = mean + self.cfg.heuristic_weight * h + self.rng.gen_range(0.0..0.01);
-            if std::env::var_os("JUNQI_DEBUG").is_some() {
-                if let Action::Move { from, to } = a {
-                    let t = obs.topology();
-                    eprintln!(
-                        "DBG {:.2} {}-{} mean {mean:.2} h {h:.2} n {}",
-                        s,
-                        t.name(from),
-                        t.name(to),
-                        cnt[i]
-                    );
-                }
-            }
             if s > best_s {
                 best_s = s;
                 best = a;

@@ -26,6 +26,8 @@ use junqi_core::{
 
 /// The weight of a hole next to the decoy HQ against one next to the real flag.
 const DECOY: f64 = 0.4;
+/// The weight of a partner's flag (when we can see it) against our own.
+const PARTNER: f64 = 0.7;
 /// Cost of an enemy piece that could reach an unguarded square next to our flag in one move.
 const REACH1: f64 = 25.0;
 /// … in two moves.
@@ -180,7 +182,12 @@ struct Board {
 /// Squares one ordinary move from `s` (a step, or a straight rail slide through empty
 /// squares), and the squares an engineer's flight reaches (rail edges through empty squares).
 /// Both relations are symmetric over empty paths, so they also give who can reach `s`.
-fn reach_from(topo: &Topology, lines: &[Vec<Square>], b: &Board, s: Square) -> (Vec<Square>, Vec<Square>) {
+fn reach_from(
+    topo: &Topology,
+    lines: &[Vec<Square>],
+    b: &Board,
+    s: Square,
+) -> (Vec<Square>, Vec<Square>) {
     let mut normal: Vec<Square> = topo.neighbours(s).collect();
     for line in lines {
         if let Some(i) = line.iter().position(|&x| x == s) {
@@ -298,7 +305,13 @@ fn flag_danger(rules: &Rules, topo: &Topology, lines: &[Vec<Square>], b: &Board,
 }
 
 /// The danger to our flags on `b` (the real one, the decoy HQ weighted by [`DECOY`]).
-fn danger(rules: &Rules, topo: &Topology, lines: &[Vec<Square>], b: &Board, flags: &[(Square, f64)]) -> f64 {
+fn danger(
+    rules: &Rules,
+    topo: &Topology,
+    lines: &[Vec<Square>],
+    b: &Board,
+    flags: &[(Square, f64)],
+) -> f64 {
     flags
         .iter()
         .map(|&(f, w)| w * flag_danger(rules, topo, lines, b, f))
@@ -355,18 +368,19 @@ pub fn root_adjustments(
         } else {
             b.side[i] = Some(true);
             b.role[i] = p.role;
-            if owner == seat {
-                if p.role == Some(Role::Flag) {
-                    flags.push((p.at, 1.0));
-                }
+            // Our flag, and a partner's once we can see it (four and six seats with teams: a
+            // partner's flag lost puts a seat of our side out).
+            if p.role == Some(Role::Flag) {
+                flags.push((p.at, if owner == seat { 1.0 } else { PARTNER }));
             }
         }
     }
     // While our flag is not announced (dark play announces it when the marshal falls), the
     // enemy cannot tell our HQs apart: a threat to the other HQ is met too, more lightly.
-    if !memory.flag_shown && flags.len() == 1 {
+    let own = flags.iter().find(|f| f.1 == 1.0).map(|f| f.0);
+    if let (false, Some(own)) = (memory.flag_shown, own) {
         for h in topo.hqs_of(seat) {
-            if h != flags[0].0 && b.side[h.index()] == Some(true) {
+            if h != own && b.side[h.index()] == Some(true) {
                 flags.push((h, DECOY));
             }
         }
@@ -417,17 +431,12 @@ pub fn root_adjustments(
                     }
                 }
                 // An unmoved piece next to an announced flag is most likely a landmine.
-                if me != Role::Engineer
-                    && enemy_flags.iter().any(|&f| topo.adjacent(f, to))
-                {
+                if me != Role::Engineer && enemy_flags.iter().any(|&f| topo.adjacent(f, to)) {
                     extra += (0.6 - d[Role::Landmine as usize]).max(0.0);
                 }
                 cost += value(me) * (RISK * extra + PROBE * lose);
             }
-            if rules.hq_locked()
-                && topo.kind(to) == SquareKind::Headquarters
-                && me != Role::Bomb
-            {
+            if rules.hq_locked() && topo.kind(to) == SquareKind::Headquarters && me != Role::Bomb {
                 cost += LOCKED * value(me) * (win - flag).max(0.0);
             }
             // The flag danger after the attack: our piece there if it wins, the square empty
