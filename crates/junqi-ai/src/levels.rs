@@ -1,12 +1,21 @@
 //! The playing levels people choose from (电脑棋力): 入门, 普通, 高手, 大师. Each is an honest
 //! budget and style of one bot, measured by the arena in `STRENGTH.md`:
 //!
-//! | level | id | what it is | think time (one core) |
-//! |---|---|---|---|
-//! | 入门 | `beginner` | the one-ply heuristic | instant |
-//! | 普通 | `normal` | search, small budget (the default 人机 level) | ≤ 0.2 s a move |
-//! | 高手 | `expert` | search, middle budget | ≤ 0.5 s a move |
-//! | 大师 | `master` | search, full budget | ≤ 1 s a move |
+//! | level | id | what it is | budget | cap | measured think time (one core, mean / max) |
+//! |---|---|---|---|---|---|
+//! | 入门 | `beginner` | the one-ply heuristic | — | — | instant |
+//! | 普通 | `normal` | the levels' search ([`SearchConfig::LEVEL`]) | 190 000 nodes | 180 ms | NORMAL_TIMES |
+//! | 高手 | `expert` | the levels' search | 600 000 nodes | 500 ms | not measured |
+//! | 大师 | `master` | the levels' search | 1 500 000 nodes | 950 ms | MASTER_TIMES |
+//!
+//! The levels' search is the determinized search with the root priced from what the seat
+//! knows (flag safety two moves ahead, the decoy HQ, bomb squares learnt in the game, locked
+//! HQ captures: [`crate::threats`]) and each sampled world's value squashed before the average
+//! (see `STRENGTH.md`, "The levels' search"). The node budget sets the strength; the cap is a
+//! wall-clock limit per decision, so that a board whose nodes cost more (a six-player node
+//! costs about three two-player ones) or a slower machine stays within the level's time; with
+//! the cap reached, a decision depends on the machine's speed (`master@cap=0` in the registry
+//! is the level without it, for reproducible matches).
 //!
 //! The driver's default budget (`Budget::Iterations(1000)`) means "play at your level"; any other
 //! budget given by a driver (the arena's `--budget`, the engine protocol's `go`) overrides it.
