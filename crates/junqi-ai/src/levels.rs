@@ -81,9 +81,9 @@ impl Level {
         };
         match self {
             Level::Beginner => None,
-            Level::Normal => Some(level("normal", 190_000, 180)),
-            Level::Expert => Some(level("expert", 600_000, 500)),
-            Level::Master => Some(level("master", 1_500_000, 950)),
+            Level::Normal => Some(level("normal", 190_000, 160)),
+            Level::Expert => Some(level("expert", 600_000, 450)),
+            Level::Master => Some(level("master", 1_500_000, 850)),
         }
     }
 

@@ -308,7 +308,15 @@ impl SearchBot {
         ply: usize,
     ) -> f64 {
         let stand = evaluate(pos, self.seat);
-        if qdepth == 0 || pos.is_over() || self.nodes >= self.node_cap || self.out_of_game(pos) {
+        if self.out_of_budget() {
+            self.aborted = true;
+        }
+        if qdepth == 0
+            || pos.is_over()
+            || self.aborted
+            || self.nodes >= self.node_cap
+            || self.out_of_game(pos)
+        {
             return stand;
         }
         let maximize = self.maximizing(pos);
@@ -660,6 +668,11 @@ impl Bot for SearchBot {
         self.node_cap = max_nodes.saturating_mul(2);
         let mut worlds = 0u64;
         let depth = self.cfg.depth.max(1);
+        // A time limit is also checked inside a world (one six-player world can take longer
+        // than a level's whole time): a world cut short is left out of the averages.
+        self.aborted = false;
+        self.stop_at = deadline.map(|d| (u64::MAX, Some(start + d)));
+        let mut values: Vec<(usize, f64)> = Vec::with_capacity(actions.len());
         while worlds < max_worlds
             && self.nodes < max_nodes
             && deadline.is_none_or(|d| start.elapsed() < d)
@@ -676,6 +689,7 @@ impl Bot for SearchBot {
             worlds += 1;
             let mut legal = Vec::new();
             world.legal_actions_into(&mut legal);
+            values.clear();
             for (i, &a) in actions.iter().enumerate() {
                 if !legal.contains(&a) {
                     continue;
@@ -683,7 +697,16 @@ impl Bot for SearchBot {
                 let mut next = world.clone();
                 next.play_unchecked(a, &mut ());
                 let v = self.alphabeta(&next, depth - 1, -2.0 * WIN, 2.0 * WIN, 1);
-                let clip = self.cfg.clip;
+                if self.aborted {
+                    break;
+                }
+                values.push((i, v));
+            }
+            if self.aborted {
+                break;
+            }
+            let clip = self.cfg.clip;
+            for &(i, v) in &values {
                 sum[i] += if clip > 0.0 {
                     clip * (v / clip).tanh()
                 } else {
@@ -692,6 +715,8 @@ impl Bot for SearchBot {
                 cnt[i] += 1;
             }
         }
+        self.stop_at = None;
+        self.aborted = false;
         self.last_nodes = self.nodes;
         self.last_worlds = worlds as u32;
         self.last_depth = 0;
