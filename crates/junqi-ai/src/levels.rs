@@ -4,9 +4,13 @@
 //! | level | id | what it is | budget | cap | measured think time (one core, mean / max) |
 //! |---|---|---|---|---|---|
 //! | 入门 | `beginner` | the one-ply heuristic | — | — | instant |
-//! | 普通 | `normal` | the levels' search ([`SearchConfig::LEVEL`]) | 190 000 nodes | 180 ms | NORMAL_TIMES |
-//! | 高手 | `expert` | the levels' search | 600 000 nodes | 500 ms | not measured |
-//! | 大师 | `master` | the levels' search | 1 500 000 nodes | 950 ms | MASTER_TIMES |
+//! | 普通 | `normal` | the levels' search ([`SearchConfig::LEVEL`]) | 190 000 nodes | 160 ms | two-player 0.154 / 0.161 s, six-player 0.162 / 0.176 s |
+//! | 高手 | `expert` | the levels' search | 600 000 nodes | 450 ms | not measured |
+//! | 大师 | `master` | the levels' search | 1 500 000 nodes | 850 ms | six-player 0.853 / 0.891 s; two-player (cap 950 ms, before the cap was checked inside a world) 0.973 / 1.048 s |
+//!
+//! Think times: `cargo run --release -p junqi-ai --example movetime -- master heuristic
+//! six_player dark 1 1` (and `normal`, `two_player`), one game each, on the 2-core machine
+//! shared with other builds: the caps, not the node budgets, set these times there.
 //!
 //! The levels' search is the determinized search with the root priced from what the seat
 //! knows (flag safety two moves ahead, the decoy HQ, bomb squares learnt in the game, locked
