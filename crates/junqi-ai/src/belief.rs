@@ -544,6 +544,18 @@ impl Belief {
         Some(d)
     }
 
+    /// Multiply the prior weight of `role` for the tracked piece on `sq` by `factor` (what a
+    /// bot learns of how people lay out: bombs behind the front corners, landmines round the
+    /// flag); the masks and counts still rule. Returns whether a tracked piece stands there.
+    pub fn weigh_prior(&mut self, sq: Square, role: Role, factor: f64) -> bool {
+        let Some(i) = self.at[sq.index()] else {
+            return false;
+        };
+        self.pieces[i].prior[role as usize] *= factor;
+        self.dirty = true;
+        true
+    }
+
     /// The tracked piece on a square, if any.
     pub fn tracked_at(&self, sq: Square) -> Option<&Tracked> {
         self.at[sq.index()].map(|i| &self.pieces[i])

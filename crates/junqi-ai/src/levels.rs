@@ -1,12 +1,25 @@
 //! The playing levels people choose from (电脑棋力): 入门, 普通, 高手, 大师. Each is an honest
 //! budget and style of one bot, measured by the arena in `STRENGTH.md`:
 //!
-//! | level | id | what it is | think time (one core) |
-//! |---|---|---|---|
-//! | 入门 | `beginner` | the one-ply heuristic | instant |
-//! | 普通 | `normal` | search, small budget (the default 人机 level) | ≤ 0.2 s a move |
-//! | 高手 | `expert` | search, middle budget | ≤ 0.5 s a move |
-//! | 大师 | `master` | search, full budget | ≤ 1 s a move |
+//! | level | id | what it is | budget | cap | measured think time (one core, mean / max) |
+//! |---|---|---|---|---|---|
+//! | 入门 | `beginner` | the one-ply heuristic | — | — | instant |
+//! | 普通 | `normal` | the levels' search ([`SearchConfig::LEVEL`]) | 190 000 nodes | 160 ms | two-player 0.154 / 0.161 s, six-player 0.162 / 0.176 s |
+//! | 高手 | `expert` | the levels' search | 600 000 nodes | 450 ms | not measured |
+//! | 大师 | `master` | the levels' search | 1 500 000 nodes | 850 ms | six-player 0.853 / 0.891 s; two-player (cap 950 ms, before the cap was checked inside a world) 0.973 / 1.048 s |
+//!
+//! Think times: `cargo run --release -p junqi-ai --example movetime -- master heuristic
+//! six_player dark 1 1` (and `normal`, `two_player`), one game each, on the 2-core machine
+//! shared with other builds: the caps, not the node budgets, set these times there.
+//!
+//! The levels' search is the determinized search with the root priced from what the seat
+//! knows (flag safety two moves ahead, the decoy HQ, bomb squares learnt in the game, locked
+//! HQ captures: [`crate::threats`]) and each sampled world's value squashed before the average
+//! (see `STRENGTH.md`, "The levels' search"). The node budget sets the strength; the cap is a
+//! wall-clock limit per decision, so that a board whose nodes cost more (a six-player node
+//! costs about three two-player ones) or a slower machine stays within the level's time; with
+//! the cap reached, a decision depends on the machine's speed (`master@cap=0` in the registry
+//! is the level without it, for reproducible matches).
 //!
 //! The driver's default budget (`Budget::Iterations(1000)`) means "play at your level"; any other
 //! budget given by a driver (the arena's `--budget`, the engine protocol's `go`) overrides it.
@@ -14,6 +27,7 @@
 use crate::bot::{Bot, Budget};
 use crate::heuristic::HeuristicBot;
 use crate::search::{SearchBot, SearchConfig};
+use std::time::Duration;
 
 /// A playing level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -59,20 +73,29 @@ impl Level {
             .find(|l| l.id() == s || l.chinese() == s)
     }
 
-    /// A new bot playing at this level.
-    pub fn bot(self) -> Box<dyn Bot> {
-        let search = |name: &'static str, nodes: u64| {
-            Box::new(SearchBot::new(SearchConfig {
-                name,
-                default_budget: Budget::Nodes(nodes),
-                ..SearchConfig::STANDARD
-            })) as Box<dyn Bot>
+    /// The search settings of the level (`None`: 入门, which plays the one-ply heuristic).
+    /// The node budget sets the strength; the wall-clock cap keeps the level within its time
+    /// on boards whose nodes cost more (a six-player node costs about three two-player ones).
+    pub fn search_config(self) -> Option<SearchConfig> {
+        let level = |name: &'static str, nodes: u64, cap_ms: u64| SearchConfig {
+            name,
+            default_budget: Budget::Nodes(nodes),
+            time_cap: Some(Duration::from_millis(cap_ms)),
+            ..SearchConfig::LEVEL
         };
         match self {
-            Level::Beginner => Box::new(HeuristicBot::named("beginner")),
-            Level::Normal => search("normal", 190_000),
-            Level::Expert => search("expert", 600_000),
-            Level::Master => search("master", 1_500_000),
+            Level::Beginner => None,
+            Level::Normal => Some(level("normal", 190_000, 160)),
+            Level::Expert => Some(level("expert", 600_000, 450)),
+            Level::Master => Some(level("master", 1_500_000, 850)),
+        }
+    }
+
+    /// A new bot playing at this level.
+    pub fn bot(self) -> Box<dyn Bot> {
+        match self.search_config() {
+            None => Box::new(HeuristicBot::named(self.id())),
+            Some(cfg) => Box::new(SearchBot::new(cfg)),
         }
     }
 }

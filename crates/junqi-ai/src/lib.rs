@@ -18,6 +18,7 @@ pub mod heuristic;
 pub mod levels;
 pub mod registry;
 pub mod search;
+pub mod threats;
 
 pub use arena::{
     deal_games, first_bot_score, game_seed, match_placings, match_seats, match_winner,

@@ -71,12 +71,20 @@ pub fn bot_by_name(name: &str) -> Option<BotFactory> {
 /// `search@depth=3,nodes=300000,hw=0.5,q=4` starts from the standard level and changes the
 /// named settings (`depth`: plies of full-width search; `nodes`: the node budget per decision;
 /// `hw`: weight of the heuristic's score at the root; `q`: plies of quiescence). For
-/// experiments: the arena and the examples accept it wherever they take a bot's name.
+/// experiments: the arena and the examples accept it wherever they take a bot's name. A level's
+/// id in place of `search` starts from that level (`master@nodes=100000,cap=0`); three more
+/// settings: `clip`, the squash of each world's value ([`SearchConfig::clip`]), `tw`, the weight of the root's tactical pricing ([`crate::threats`]), and `cap`,
+/// the level's wall-clock cap per decision in ms (0: none).
 pub fn bot_by_spec(spec: &str) -> Result<BotFactory, String> {
-    let Some(settings) = spec.strip_prefix("search@") else {
+    let Some((base, settings)) = spec.split_once('@') else {
         return bot_by_name(spec).ok_or_else(|| format!("no bot named {spec:?}"));
     };
-    let mut cfg = SearchConfig::STANDARD;
+    let mut cfg = match base {
+        "search" => SearchConfig::STANDARD,
+        _ => Level::parse(base)
+            .and_then(Level::search_config)
+            .ok_or_else(|| format!("no tunable bot named {base:?}"))?,
+    };
     for kv in settings.split(',') {
         let (k, v) = kv
             .split_once('=')
@@ -87,9 +95,15 @@ pub fn bot_by_spec(spec: &str) -> Result<BotFactory, String> {
             "nodes" => cfg.default_budget = Budget::Nodes(v.parse().map_err(|e| bad(&e))?),
             "hw" => cfg.heuristic_weight = v.parse().map_err(|e| bad(&e))?,
             "q" => cfg.quiescence = v.parse().map_err(|e| bad(&e))?,
+            "clip" => cfg.clip = v.parse().map_err(|e| bad(&e))?,
+            "tw" => cfg.threat_weight = v.parse().map_err(|e| bad(&e))?,
+            "cap" => {
+                let ms: u64 = v.parse().map_err(|e| bad(&e))?;
+                cfg.time_cap = (ms > 0).then(|| std::time::Duration::from_millis(ms));
+            }
             _ => {
                 return Err(format!(
-                    "unknown search setting {k:?} (depth, nodes, hw, q)"
+                    "unknown search setting {k:?} (depth, nodes, hw, q, tw, cap, clip)"
                 ))
             }
         }

@@ -23,6 +23,7 @@ use crate::bot::{Bot, BotError, Budget};
 use crate::deploygen::layout_for_bot;
 use crate::eval::{evaluate, flag_threatened, value, WIN};
 use crate::heuristic::score_actions;
+use crate::threats::{root_adjustments, BlastMemory};
 use junqi_core::combat::resolve;
 use junqi_core::{
     Action, AttackResult, BoardKind, Deployment, Event, Observation, Position, Rules, Seat,
@@ -46,6 +47,19 @@ pub struct SearchConfig {
     pub heuristic_weight: f64,
     /// Plies of capture-only search (quiescence) beyond `depth`.
     pub quiescence: u32,
+    /// Weight of the root's tactical pricing from what the seat knows ([`root_adjustments`]:
+    /// flag safety with the decoy HQ, risky attacks on unmoved pieces, locked captures); 0
+    /// leaves it out (the `search` bots as they were).
+    pub threat_weight: f64,
+    /// A wall-clock limit per decision on top of a node or iteration budget (the levels' "at
+    /// most so long a move" on slow boards and machines); `None`: none.
+    pub time_cap: Option<Duration>,
+    /// Scale of the squash applied to each sampled world's value before the average
+    /// (`clip · tanh(v / clip)`; 0: none). A world in which a flag falls is worth ±[`WIN`]/2
+    /// or more against a few points of material: averaged raw over the handful of worlds a
+    /// decision affords, one such world outweighs everything else, and which worlds were drawn
+    /// decides the move. Squashed, a flag still counts for many pieces, and the others count.
+    pub clip: f64,
 }
 
 impl SearchConfig {
@@ -56,6 +70,17 @@ impl SearchConfig {
         default_budget: Budget::Nodes(190_000),
         heuristic_weight: 0.5,
         quiescence: 4,
+        threat_weight: 0.0,
+        time_cap: None,
+        clip: 0.0,
+    };
+    /// The playing levels' search (see [`crate::Level`]): the standard search with the root's
+    /// tactical pricing from what the seat knows ([`root_adjustments`]).
+    pub const LEVEL: SearchConfig = SearchConfig {
+        name: "level",
+        threat_weight: 1.0,
+        clip: 60.0,
+        ..SearchConfig::STANDARD
     };
     /// The strongest level for interactive play (about 1 s per move).
     pub const STRONG: SearchConfig = SearchConfig {
@@ -64,6 +89,9 @@ impl SearchConfig {
         default_budget: Budget::Nodes(1_500_000),
         heuristic_weight: 0.5,
         quiescence: 4,
+        threat_weight: 0.0,
+        time_cap: None,
+        clip: 0.0,
     };
 }
 
@@ -92,6 +120,8 @@ pub struct SearchBot {
     seen: Vec<u64>,
     /// The game's teams (worked out once: `Rules::teams` derives them on every call).
     teams: TeamMap,
+    /// Where the enemies' unmoved pieces blew up ours (bomb squares learnt in this game).
+    memory: BlastMemory,
 }
 
 impl SearchBot {
@@ -112,6 +142,7 @@ impl SearchBot {
             last_depth: 0,
             seen: Vec::new(),
             teams: TeamMap::new(BoardKind::TwoPlayer, Teams::None),
+            memory: BlastMemory::default(),
         }
     }
 
@@ -277,7 +308,15 @@ impl SearchBot {
         ply: usize,
     ) -> f64 {
         let stand = evaluate(pos, self.seat);
-        if qdepth == 0 || pos.is_over() || self.nodes >= self.node_cap || self.out_of_game(pos) {
+        if self.out_of_budget() {
+            self.aborted = true;
+        }
+        if qdepth == 0
+            || pos.is_over()
+            || self.aborted
+            || self.nodes >= self.node_cap
+            || self.out_of_game(pos)
+        {
             return stand;
         }
         let maximize = self.maximizing(pos);
@@ -545,6 +584,7 @@ impl Bot for SearchBot {
         self.rng = ChaCha8Rng::seed_from_u64(seed);
         self.belief = Some(Belief::new(*rules, seat));
         self.seen.clear();
+        self.memory.clear();
     }
 
     fn deploy(&mut self) -> Result<Deployment, BotError> {
@@ -552,8 +592,13 @@ impl Bot for SearchBot {
     }
 
     fn observe(&mut self, events: &[Event], obs: &Observation) {
+        self.memory
+            .record(events, self.seat, self.belief.as_ref(), obs.topology());
         if let Some(b) = self.belief.as_mut() {
             b.update(events, obs);
+            if self.cfg.threat_weight != 0.0 {
+                self.memory.shape_belief(obs, self.seat, b);
+            }
         }
         self.remember(obs);
     }
@@ -578,12 +623,33 @@ impl Bot for SearchBot {
         } else {
             budget
         };
-        let heur = score_actions(obs, self.belief.as_mut().expect("belief"), self.seat);
+        let mut heur = score_actions(obs, self.belief.as_mut().expect("belief"), self.seat);
+        if self.cfg.threat_weight != 0.0 {
+            // The tactical pricing joins the heuristic's score (`heur` is weighted by
+            // `heuristic_weight` below, so it is divided by that weight here).
+            let adj = root_adjustments(
+                obs,
+                self.belief.as_mut().expect("belief"),
+                self.seat,
+                &self.memory,
+            );
+            let scale = self.cfg.threat_weight / self.cfg.heuristic_weight.max(1e-9);
+            for (i, &a) in actions.iter().enumerate() {
+                match heur.iter_mut().find(|x| x.0 == a) {
+                    Some(x) => x.1 += scale * adj[i],
+                    None => heur.push((a, scale * adj[i])),
+                }
+            }
+        }
         let start = Instant::now();
         let (max_worlds, max_nodes, deadline): (u64, u64, Option<Duration>) = match budget {
             Budget::Iterations(n) => (n.max(1), u64::MAX, None),
             Budget::Nodes(n) => (u64::MAX, n.max(1), None),
             Budget::Time(t) => (u64::MAX, u64::MAX, Some(t)),
+        };
+        let deadline = match (deadline, self.cfg.time_cap) {
+            (Some(d), Some(c)) => Some(d.min(c)),
+            (d, c) => d.or(c),
         };
         if is_certain(obs) {
             let deadline = deadline.map(|d| start + d);
@@ -602,6 +668,11 @@ impl Bot for SearchBot {
         self.node_cap = max_nodes.saturating_mul(2);
         let mut worlds = 0u64;
         let depth = self.cfg.depth.max(1);
+        // A time limit is also checked inside a world (one six-player world can take longer
+        // than a level's whole time): a world cut short is left out of the averages.
+        self.aborted = false;
+        self.stop_at = deadline.map(|d| (u64::MAX, Some(start + d)));
+        let mut values: Vec<(usize, f64)> = Vec::with_capacity(actions.len());
         while worlds < max_worlds
             && self.nodes < max_nodes
             && deadline.is_none_or(|d| start.elapsed() < d)
@@ -618,6 +689,7 @@ impl Bot for SearchBot {
             worlds += 1;
             let mut legal = Vec::new();
             world.legal_actions_into(&mut legal);
+            values.clear();
             for (i, &a) in actions.iter().enumerate() {
                 if !legal.contains(&a) {
                     continue;
@@ -625,10 +697,26 @@ impl Bot for SearchBot {
                 let mut next = world.clone();
                 next.play_unchecked(a, &mut ());
                 let v = self.alphabeta(&next, depth - 1, -2.0 * WIN, 2.0 * WIN, 1);
-                sum[i] += v;
+                if self.aborted {
+                    break;
+                }
+                values.push((i, v));
+            }
+            if self.aborted {
+                break;
+            }
+            let clip = self.cfg.clip;
+            for &(i, v) in &values {
+                sum[i] += if clip > 0.0 {
+                    clip * (v / clip).tanh()
+                } else {
+                    v
+                };
                 cnt[i] += 1;
             }
         }
+        self.stop_at = None;
+        self.aborted = false;
         self.last_nodes = self.nodes;
         self.last_worlds = worlds as u32;
         self.last_depth = 0;
@@ -638,6 +726,8 @@ impl Bot for SearchBot {
             let h = heur.iter().find(|x| x.0 == a).map_or(0.0, |x| x.1);
             let mean = if cnt[i] > 0 {
                 sum[i] / cnt[i] as f64
+            } else if self.cfg.clip > 0.0 {
+                -self.cfg.clip
             } else {
                 -WIN
             };
