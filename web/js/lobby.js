@@ -169,7 +169,7 @@ export class Lobby {
       h('div', { class: 'vs-fields' },
         h('div', { class: 'field' }, h('span', { class: 'field-name' }, t('lobby.mode')), modeBox),
         this.botSel ? h('label', { class: 'field' }, t('lobby.opponent'), this.botSel) : null,
-        this.pcTeamsSel ? h('label', { class: 'field', id: 'pc-teams-field' }, ruleTip('teams'), t('lobby.pcTeams'), this.pcTeamsSel) : null,
+        this.pcTeamsSel ? h('label', { class: 'field', id: 'pc-teams-field' }, t('lobby.pcTeams'), this.pcTeamsSel) : null,
         h('label', { class: 'field' }, t('lobby.clock'), this.clockSel)),
       h('div', { class: 'big-buttons' }, ...starts),
       hint, servedHint);
