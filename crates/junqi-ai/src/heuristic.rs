@@ -173,24 +173,40 @@ fn reach_from(
 ) -> Vec<Square> {
     let mut out: Vec<Square> = topo.neighbours(t).collect();
     if topo.is_rail(t) {
-        for line in lines {
-            let Some(i) = line.iter().position(|&s| s == t) else {
-                continue;
-            };
-            for dir in [-1i32, 1] {
-                let mut j = i as i32 + dir;
-                while j >= 0 && (j as usize) < line.len() {
-                    let s = line[j as usize];
-                    if occ(s) {
-                        out.push(s);
-                        break;
-                    }
-                    j += dir;
+        along_lines(lines, t, &occ, |s| {
+            if occ(s) {
+                out.push(s);
+            }
+        });
+    }
+    out
+}
+
+/// Walk each of the board's straight lines through `t` away from it in both directions,
+/// calling `visit` on every square passed, up to and including the first one `occ` says is
+/// occupied (the squares a straight slide from `t` passes, and the piece it would meet).
+pub(crate) fn along_lines(
+    lines: &[Vec<Square>],
+    t: Square,
+    occ: impl Fn(Square) -> bool,
+    mut visit: impl FnMut(Square),
+) {
+    for line in lines {
+        let Some(i) = line.iter().position(|&s| s == t) else {
+            continue;
+        };
+        for dir in [-1i32, 1] {
+            let mut j = i as i32 + dir;
+            while j >= 0 && (j as usize) < line.len() {
+                let s = line[j as usize];
+                visit(s);
+                if occ(s) {
+                    break;
                 }
+                j += dir;
             }
         }
     }
-    out
 }
 
 /// How exposed our flag on `flag` is after our piece moves `from` → `to` (two plies: an enemy

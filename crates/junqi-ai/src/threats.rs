@@ -19,6 +19,7 @@
 
 use crate::belief::Belief;
 use crate::eval::{is_enemy, value};
+use crate::heuristic::along_lines;
 use junqi_core::combat::resolve;
 use junqi_core::{
     Action, AttackResult, Event, Observation, Role, Rules, Seat, Square, SquareKind, Topology,
@@ -189,23 +190,16 @@ fn reach_from(
     s: Square,
 ) -> (Vec<Square>, Vec<Square>) {
     let mut normal: Vec<Square> = topo.neighbours(s).collect();
-    for line in lines {
-        if let Some(i) = line.iter().position(|&x| x == s) {
-            for dir in [-1i32, 1] {
-                let mut j = i as i32 + dir;
-                while j >= 0 && (j as usize) < line.len() {
-                    let q = line[j as usize];
-                    if !normal.contains(&q) {
-                        normal.push(q);
-                    }
-                    if b.side[q.index()].is_some() {
-                        break;
-                    }
-                    j += dir;
-                }
+    along_lines(
+        lines,
+        s,
+        |q| b.side[q.index()].is_some(),
+        |q| {
+            if !normal.contains(&q) {
+                normal.push(q);
             }
-        }
-    }
+        },
+    );
     let mut flight = Vec::new();
     if topo.is_rail(s) {
         let mut stack = vec![s];
