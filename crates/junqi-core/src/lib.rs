@@ -19,6 +19,8 @@ mod error_code_tests;
 pub mod event;
 pub mod explain;
 pub mod json;
+/// 陆海空三军棋 (board `land_sea_air`): board, pieces, combat and deployment, not yet played.
+pub mod lsa;
 mod movegen;
 pub mod notation;
 pub mod observation;
