@@ -451,6 +451,7 @@ fn sq(file: u8, rank: u8) -> Square {
     Square::new(file, rank).expect("square on the board")
 }
 
+#[cfg(test)]
 fn named(name: &str) -> Square {
     Square::parse(name).expect("square name")
 }

@@ -10,16 +10,16 @@
 //!   profiles, and the piece sets `seed` (41) and `taiwan` (30);
 //! - [`combat`]: the resolution rules C1–C10 of §5.2, with the Taiwanese rules T1–T4 of §5.4
 //!   and the `landmine` option, and which attacker–defender pairs can ever meet (§5.3);
-//! - [`deploy`]: the per-arm deployment squares of §3 and a validator of one seat's layout.
 //!
-//! What is not here yet: movement (§4: steps, rail slides, sailing, landing, flights, strikes,
-//! looks), the referee and turn order (§6–§7), rule options as a whole (§9) and the interchange
+//! What is not here yet: deployment (§3; the board already gives its squares: cities,
+//! harbour, anchors, airfields, stations, local rows), movement (§4: steps, rail slides,
+//! sailing, landing, flights, strikes, looks), the referee and turn order (§6–§7), rule options as a whole (§9) and the interchange
 //! formats (§10).
 
 pub mod board;
-// combat
-// deploy
+pub mod combat;
 pub mod pieces;
 
 pub use board::{Board, Line, LineKind, Local, Side, Square, SquareSet, SquareType};
+pub use combat::{can_meet, resolve, CombatOptions, CombatRule, Combatant, Outcome};
 pub use pieces::{Arm, Class, LandedShip, PieceSet, Role};
