@@ -10,6 +10,7 @@ pub mod arena;
 pub mod belief;
 pub mod bot;
 pub mod deploygen;
+pub mod enemy_view;
 pub mod engine;
 pub mod eval;
 pub mod external;

@@ -73,8 +73,9 @@ pub fn bot_by_name(name: &str) -> Option<BotFactory> {
 /// `hw`: weight of the heuristic's score at the root; `q`: plies of quiescence). For
 /// experiments: the arena and the examples accept it wherever they take a bot's name. A level's
 /// id in place of `search` starts from that level (`master@nodes=100000,cap=0`); three more
-/// settings: `clip`, the squash of each world's value ([`SearchConfig::clip`]), `tw`, the weight of the root's tactical pricing ([`crate::threats`]), and `cap`,
-/// the level's wall-clock cap per decision in ms (0: none).
+/// settings: `clip`, the squash of each world's value ([`SearchConfig::clip`]), `tw`, the weight of the root's tactical pricing ([`crate::threats`]), `cap`,
+/// the level's wall-clock cap per decision in ms (0: none), and `blind` (1 or 0), whether the
+/// enemy's replies are chosen without our identities ([`SearchConfig::blind_replies`]).
 pub fn bot_by_spec(spec: &str) -> Result<BotFactory, String> {
     let Some((base, settings)) = spec.split_once('@') else {
         return bot_by_name(spec).ok_or_else(|| format!("no bot named {spec:?}"));
@@ -97,13 +98,14 @@ pub fn bot_by_spec(spec: &str) -> Result<BotFactory, String> {
             "q" => cfg.quiescence = v.parse().map_err(|e| bad(&e))?,
             "clip" => cfg.clip = v.parse().map_err(|e| bad(&e))?,
             "tw" => cfg.threat_weight = v.parse().map_err(|e| bad(&e))?,
+            "blind" => cfg.blind_replies = v.parse::<u8>().map_err(|e| bad(&e))? != 0,
             "cap" => {
                 let ms: u64 = v.parse().map_err(|e| bad(&e))?;
                 cfg.time_cap = (ms > 0).then(|| std::time::Duration::from_millis(ms));
             }
             _ => {
                 return Err(format!(
-                    "unknown search setting {k:?} (depth, nodes, hw, q, tw, cap, clip)"
+                    "unknown search setting {k:?} (depth, nodes, hw, q, tw, cap, clip, blind)"
                 ))
             }
         }
