@@ -19,10 +19,25 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 
 /// Which pieces, square by square, have moved and which have fought, as every seat has seen.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Exposure {
     moved: Vec<bool>,
     fought: Vec<bool>,
+}
+
+impl Clone for Exposure {
+    fn clone(&self) -> Exposure {
+        Exposure {
+            moved: self.moved.clone(),
+            fought: self.fought.clone(),
+        }
+    }
+
+    /// Copies into the storage already there (the search copies one per root action).
+    fn clone_from(&mut self, source: &Exposure) {
+        self.moved.clone_from(&source.moved);
+        self.fought.clone_from(&source.fought);
+    }
 }
 
 impl Exposure {
@@ -106,47 +121,39 @@ impl Exposure {
         if us.same_team(viewer, me) || pos.rules().is_flip() {
             return None;
         }
-        let obs = pos.observe(Observer::Seat(viewer));
-        let topo = obs.topology();
-        // Per seat of our team: the squares of its pieces hidden from the viewer and unfought.
-        let mut hidden: Vec<(Seat, Vec<Square>)> = Vec::new();
-        for p in &obs.pieces {
-            let Some(seat) = p.seat else { continue };
-            if p.role.is_some() || !us.same_team(seat, me) || self.fought(p.at) {
+        let mut setup = pos.to_setup();
+        // Per seat of our team: the indices (into `setup.pieces`) of its pieces hidden from
+        // the viewer and unfought.
+        let mut hidden: Vec<(Seat, Vec<usize>)> = Vec::new();
+        for (i, p) in setup.pieces.iter().enumerate() {
+            if !us.same_team(p.seat, me)
+                || self.fought(p.at)
+                || pos.identity_known(Observer::Seat(viewer), p.at)
+            {
                 continue;
             }
-            match hidden.iter_mut().find(|h| h.0 == seat) {
-                Some(h) => h.1.push(p.at),
-                None => hidden.push((seat, vec![p.at])),
+            match hidden.iter_mut().find(|h| h.0 == p.seat) {
+                Some(h) => h.1.push(i),
+                None => hidden.push((p.seat, vec![i])),
             }
         }
         if hidden.iter().all(|h| h.1.len() < 2) {
             return None;
         }
-        let mut dealt: Vec<(Square, Role)> = Vec::new();
-        for (seat, squares) in &hidden {
-            let roles: Vec<Role> = squares
-                .iter()
-                .map(|&sq| pos.piece_at(sq).expect("a piece stands there").role)
-                .collect();
-            dealt.extend(self.deal(*seat, squares, roles, topo, rng)?);
+        for (seat, pieces) in &hidden {
+            let squares: Vec<Square> = pieces.iter().map(|&i| setup.pieces[i].at).collect();
+            let roles: Vec<Role> = pieces.iter().map(|&i| setup.pieces[i].role).collect();
+            let dealt = self.deal(*seat, &squares, roles, pos.topology(), rng)?;
+            for (k, role) in dealt {
+                setup.pieces[pieces[k]].role = role;
+            }
         }
-        let view = obs
-            .determinize(|p| {
-                let role = dealt
-                    .iter()
-                    .find(|d| d.0 == p.at)
-                    .map(|d| d.1)
-                    .or_else(|| pos.piece_at(p.at).map(|q| q.role))
-                    .unwrap_or(Role::Flag);
-                (p.seat.unwrap_or(viewer), role)
-            })
-            .ok()?;
-        Some(view)
+        Position::from_setup(&setup).ok()
     }
 
     /// Deal `roles` to `squares` of `seat` at random within what the board shows (the flag, the
-    /// landmines and the bombs first, as the most constrained); `None` if a role finds no square.
+    /// landmines and the bombs first, as the most constrained): the index into `squares` and
+    /// the role dealt there; `None` if a role finds no square.
     fn deal(
         &self,
         seat: Seat,
@@ -154,20 +161,20 @@ impl Exposure {
         mut roles: Vec<Role>,
         topo: &Topology,
         rng: &mut impl Rng,
-    ) -> Option<Vec<(Square, Role)>> {
+    ) -> Option<Vec<(usize, Role)>> {
         roles.sort_by_key(|r| match r {
             Role::Flag => 0,
             Role::Landmine => 1,
             Role::Bomb => 2,
             _ => 3,
         });
-        let mut free: Vec<Square> = squares.to_vec();
+        let mut free: Vec<usize> = (0..squares.len()).collect();
         free.shuffle(rng);
         let mut out = Vec::with_capacity(roles.len());
         for role in roles {
             let k = free
                 .iter()
-                .position(|&sq| self.may_stand(role, sq, seat, topo))?;
+                .position(|&i| self.may_stand(role, squares[i], seat, topo))?;
             out.push((free.swap_remove(k), role));
         }
         Some(out)

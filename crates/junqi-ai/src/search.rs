@@ -134,6 +134,9 @@ pub struct SearchBot {
     memory: BlastMemory,
     /// Which pieces have moved and fought (what the enemy knows of ours beyond the board).
     exposure: Exposure,
+    /// `exposure` after a root action, and that action's events (reused storage).
+    root_exposure: Exposure,
+    root_events: Vec<Event>,
 }
 
 impl SearchBot {
@@ -156,6 +159,8 @@ impl SearchBot {
             teams: TeamMap::new(BoardKind::TwoPlayer, Teams::None),
             memory: BlastMemory::default(),
             exposure: Exposure::default(),
+            root_exposure: Exposure::default(),
+            root_events: Vec::new(),
         }
     }
 
@@ -748,17 +753,22 @@ impl Bot for SearchBot {
                 }
                 let mut next = world.clone();
                 let v = if self.cfg.blind_replies && depth >= 2 {
-                    let mut events = Vec::new();
-                    next.play_unchecked(a, &mut events);
-                    let mut exposure = self.exposure.clone();
-                    exposure.record(&events, world.topology().len());
+                    self.root_events.clear();
+                    next.play_unchecked(a, &mut self.root_events);
+                    self.root_exposure.clone_from(&self.exposure);
+                    self.root_exposure
+                        .record(&self.root_events, world.topology().len());
                     // The same seed for every root action: the enemy's picture of our pieces
                     // differs between actions only by what the action shows it.
                     let mut view_rng = ChaCha8Rng::seed_from_u64(view_seed);
-                    match exposure.enemy_view(&next, &self.teams, self.seat, &mut view_rng) {
-                        Some(view) if !next.is_over() => {
-                            self.blind_reply(&next, &view, depth - 1, 1)
-                        }
+                    let view = if next.is_over() {
+                        None
+                    } else {
+                        self.root_exposure
+                            .enemy_view(&next, &self.teams, self.seat, &mut view_rng)
+                    };
+                    match view {
+                        Some(view) => self.blind_reply(&next, &view, depth - 1, 1),
                         _ => self.alphabeta(&next, depth - 1, -2.0 * WIN, 2.0 * WIN, 1),
                     }
                 } else {

@@ -91,6 +91,14 @@ impl Observer {
 }
 
 impl Position {
+    /// Whether `observer` may know the identity of the piece on `sq` (false if the square is
+    /// empty): what [`Position::observe`] shows, for one piece, without building the whole
+    /// observation.
+    pub fn identity_known(&self, observer: Observer, sq: Square) -> bool {
+        let cell = self.cells[sq.index()];
+        cell.piece().is_some() && observer.knows(self, cell)
+    }
+
     /// The observation of `observer` (RULES §6).
     pub fn observe(&self, observer: Observer) -> Observation {
         let setup = self.to_setup();
@@ -317,6 +325,30 @@ mod tests {
     use super::*;
     use crate::types::BoardKind;
     use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn identity_known_is_what_the_observation_shows() {
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(8);
+        for (board, mode) in [
+            (BoardKind::TwoPlayer, Mode::Dark),
+            (BoardKind::FourPlayer, Mode::HalfOpen),
+            (BoardKind::TwoPlayer, Mode::Flip),
+        ] {
+            let rules = Rules::defaults(board, mode).unwrap();
+            let pos = Position::random_start(rules, &mut rng);
+            for observer in [Observer::Seat(1), Observer::Public, Observer::Referee] {
+                let obs = pos.observe(observer);
+                for sq in pos.topology().squares() {
+                    let shown = obs.piece_at(sq).is_some_and(|p| p.role.is_some());
+                    assert_eq!(
+                        pos.identity_known(observer, sq),
+                        shown,
+                        "{board:?} {mode:?} {sq:?}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn dark_seat_sees_only_its_own() {
