@@ -4,7 +4,10 @@
 // importable in node for the unit tests, which check the two- and four-player boards against
 // the Rust topology through `junqi rules legal` and the three- and six-player boards against
 // the counts and structure RULES §2.4 and §2.5 give. Drawing positions are render.js's (the
-// six-player star's are star.js's).
+// six-player star's are star.js's). The land-sea-air board (LANDSEAAIR §2) is lsa-board.js's,
+// returned by topology('land_sea_air') with the same interface.
+
+import { lsaTopology } from './lsa-board.js';
 
 export const LOCAL_CAMPS = [[1, 1], [1, 3], [2, 2], [3, 1], [3, 3]];
 export const LOCAL_HQS = [[5, 1], [5, 3]];
@@ -369,6 +372,7 @@ export function topology(board, middleRail = true) {
     if (board === 'two_player') cache.set(key, buildTwo(middleRail));
     else if (board === 'four_player' || board === 'three_player') cache.set(key, buildCross(board));
     else if (board === 'six_player') cache.set(key, buildSix());
+    else if (board === 'land_sea_air') cache.set(key, lsaTopology());
     else throw new Error(`unknown board ${board}`);
   }
   return cache.get(key);

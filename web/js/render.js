@@ -13,6 +13,7 @@ import { topology, movePath, MAPS, SEATS, sameTeam } from './board.js';
 import { starPoint, starTurn, armPoint, rotatePoint } from './star.js';
 import { roleName, rank } from './roles.js';
 import { t, getLang, seatName } from './i18n.js';
+import { LSA_LAYOUT, ARM_GLYPH, drawLandSeaAir } from './lsa-render.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 
@@ -23,12 +24,14 @@ const FOUR_COLOURS = ['#c0392b', '#1f5fa8', '#d9822b', '#2e8b57'];
 const FOUR_TINTS = ['#f6ddd5', '#d9e4f2', '#f8e6cf', '#d7ecdf'];
 export const SEAT_COLOURS = {
   two_player: ['#c0392b', '#1f5fa8'],
+  land_sea_air: ['#c0392b', '#1f5fa8'],
   three_player: FOUR_COLOURS.slice(0, 3),
   four_player: FOUR_COLOURS,
   six_player: [...FOUR_COLOURS, '#7d3c98', '#2f3640'],
 };
 const TINTS = {
   two_player: ['#f6ddd5', '#d9e4f2'],
+  land_sea_air: ['#f6ddd5', '#d9e4f2'],
   three_player: FOUR_TINTS.slice(0, 3),
   four_player: FOUR_TINTS,
   six_player: [...FOUR_TINTS, '#e8daef', '#dcdde1'],
@@ -43,6 +46,7 @@ export const LAYOUT = {
   three_player: CROSS,
   // A little taller than the four-player tiles: a label turned 60° against its tile must fit.
   six_player: { step: 48, cx: 48, cy: 48, m: 20, tileW: 42, tileH: 38, font: 15, camp: 19 },
+  land_sea_air: LSA_LAYOUT,
 };
 
 /**
@@ -79,7 +83,11 @@ export class Geometry {
     this.ox = 0;
     this.oy = 0;
     const L = this.L;
-    if (board === 'two_player') {
+    if (board === 'land_sea_air') {
+      this.width = 2 * L.m + 9 * L.cx;
+      this.height = 2 * L.m + 15 * L.cy;
+      this.turns = viewer === 1 ? 2 : 0;
+    } else if (board === 'two_player') {
       this.width = 2 * L.m + 5 * L.cx;
       this.height = 2 * L.m + 12 * L.cy + L.gap;
       this.turns = viewer === 1 ? 2 : 0;
@@ -138,6 +146,7 @@ export class Geometry {
   /** Unrotated position of grid (file, rank), file/rank may be fractional. */
   raw(file, rank) {
     const L = this.L;
+    if (this.board === 'land_sea_air') return [L.m + (file + 0.5) * L.cx, L.m + (15 - rank + 0.5) * L.cy];
     if (this.board === 'two_player') {
       const gap = rank <= 6.5 ? L.gap : 0;
       return [L.m + (file + 0.5) * L.cx, L.m + (12 - rank + 0.5) * L.cy + gap];
@@ -187,7 +196,7 @@ export class Geometry {
   }
   /** The middle of the board (the centre square). */
   middle() {
-    if (this.board === 'two_player') return [this.width / 2, this.height / 2];
+    if (this.board === 'two_player' || this.board === 'land_sea_air') return [this.width / 2, this.height / 2];
     return this.pos(this.star ? 'x' : 'i9');
   }
   /** A square's hit cell [w, h] in the square's own frame (see turn()). */
@@ -323,6 +332,10 @@ export class BoardView {
     const board = this.opts.board;
     const root = el('g', { class: 'static' }, this.svg);
     el('rect', { x: 0, y: 0, width: g.width, height: g.height, rx: 14, class: 'board-bg' }, root);
+    if (board === 'land_sea_air') {
+      drawLandSeaAir(g, root, el, TINTS[board]);
+      return;
+    }
     // Territory tints.
     const tints = el('g', { class: 'tints' }, root);
     for (let seat = 0; seat < topo.seats; seat++) {
@@ -550,6 +563,10 @@ export class BoardView {
         if (lang === 'en' && r !== null && board === 'two_player') {
           el('text', { x: L.tileW / 2 - 5, y: -L.tileH / 2 + 10, class: 'tile-rank', 'font-size': 9 }, grp).textContent = String(r);
         }
+      }
+      if (hidden && p.arm && ARM_GLYPH[p.arm]) {
+        // Land-sea-air: every piece's arm is public; a hidden piece shows it in a corner.
+        el('text', { x: -L.tileW / 2 + 8, y: -L.tileH / 2 + 11, class: 'arm-glyph', 'font-size': 10, 'data-arm': p.arm }, grp).textContent = ARM_GLYPH[p.arm];
       }
       const told = (st.deduced || {})[p.at];
       if (hidden && told) {

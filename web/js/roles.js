@@ -22,6 +22,21 @@ export const ZH = {
   engineer: '工兵', bomb: '炸弹', landmine: '地雷', flag: '军旗',
 };
 
+/** The pieces 陆海空三军棋 adds (LANDSEAAIR §1; its marshal is 总司令, shown 司令 on tiles). */
+export const LSA_ROLES = [
+  'army_group_commander', 'cavalry', 'infantry', 'atomic_cannon', 'tank', 'artillery',
+  'anti_aircraft_gun', 'fort', 'machine_gun', 'poison_gas', 'missile', 'trap',
+  'battleship', 'cruiser', 'gunboat', 'destroyer', 'submarine', 'fighter', 'scout_plane',
+];
+Object.assign(ZH, {
+  army_group_commander: '兵团司令', cavalry: '骑兵', infantry: '步兵', atomic_cannon: '原子炮',
+  tank: '坦克', artillery: '大炮', anti_aircraft_gun: '高射炮', fort: '炮垒', machine_gun: '机关枪',
+  poison_gas: '毒气', missile: '飞弹', trap: '陷阱', battleship: '主力舰', cruiser: '巡洋舰',
+  gunboat: '炮舰', destroyer: '驱逐舰', submarine: '潜水艇', fighter: '战斗机', scout_plane: '侦察机',
+});
+/** Tile labels where the full Chinese name is too long for a tile. */
+const ZH_SHORT = { army_group_commander: '兵团' };
+
 /** English names (full) and short tile labels. */
 export const EN = {
   marshal: 'Marshal', general: 'General', major_general: 'Major general', brigadier: 'Brigadier',
@@ -33,6 +48,20 @@ export const EN_SHORT = {
   colonel: 'Colonel', major: 'Major', captain: 'Captain', lieutenant: 'Lieut',
   engineer: 'Eng', bomb: 'Bomb', landmine: 'Mine', flag: 'Flag',
 };
+Object.assign(EN, {
+  army_group_commander: 'Army group commander', cavalry: 'Cavalry', infantry: 'Infantry',
+  atomic_cannon: 'Atomic cannon', tank: 'Tank', artillery: 'Artillery',
+  anti_aircraft_gun: 'Anti-aircraft gun', fort: 'Fort', machine_gun: 'Machine gun',
+  poison_gas: 'Poison gas', missile: 'Missile', trap: 'Trap', battleship: 'Battleship',
+  cruiser: 'Cruiser', gunboat: 'Gunboat', destroyer: 'Destroyer', submarine: 'Submarine',
+  fighter: 'Fighter', scout_plane: 'Scout plane',
+});
+Object.assign(EN_SHORT, {
+  army_group_commander: 'AG Cmdr', cavalry: 'Cavalry', infantry: 'Infantry', atomic_cannon: 'Atomic',
+  tank: 'Tank', artillery: 'Artill', anti_aircraft_gun: 'AA gun', fort: 'Fort', machine_gun: 'MG',
+  poison_gas: 'Gas', missile: 'Missile', trap: 'Trap', battleship: 'Battlesh', cruiser: 'Cruiser',
+  gunboat: 'Gunboat', destroyer: 'Destroy', submarine: 'Sub', fighter: 'Fighter', scout_plane: 'Scout',
+});
 
 /** Strength 9 (marshal) … 1 (engineer); null for bomb, landmine, flag. */
 export function rank(role) {
@@ -69,5 +98,5 @@ export function fromCode(ch) {
 /** Label of a role in a language ('zh' or 'en'); short = tile label. */
 export function roleName(role, lang, short = false) {
   if (lang === 'en') return (short ? EN_SHORT : EN)[role] ?? role;
-  return ZH[role] ?? role;
+  return (short && ZH_SHORT[role]) || ZH[role] || role;
 }
