@@ -18,8 +18,10 @@
 
 pub mod board;
 pub mod combat;
+pub mod deploy;
 pub mod pieces;
 
 pub use board::{Board, Line, LineKind, Local, Side, Square, SquareSet, SquareType};
 pub use combat::{can_meet, resolve, CombatOptions, CombatRule, Combatant, Outcome};
+pub use deploy::{start_squares, DeployError, Deployment};
 pub use pieces::{Arm, Class, LandedShip, PieceSet, Role};
