@@ -1,0 +1,940 @@
+//! The referee's full state of a land-sea-air game (LANDSEAAIR §6–§7, §9) and its step,
+//! [`Position::apply`]: resolve the action (§4, §5), remove pieces, count the ply, end the game
+//! on a captured flag, on a side left with no movable piece, on a draw limit, or on a blocked
+//! side, and pass the turn.
+//!
+//! A [`Piece`] is its side and its [`Combatant`] (a role, or a landed battleship or cruiser: a
+//! landed destroyer cannot be written down). A [`Position`] is built from two validated
+//! deployments ([`Position::new`]) or from a list of pieces ([`Position::from_pieces`], for
+//! tests and later the JSON form) that is checked against §10.2: every piece on a square its
+//! arm can use, the fort on its own harbour, no role over its count.
+//!
+//! # Where the rule book is silent
+//! - A skip (`blocked = skip`) is not a ply: it changes neither `plies` nor `quiet_plies`. A
+//!   side's skips are counted and at 5 it is eliminated (reason `skips`), as `RULES.md` §7.1;
+//!   so two blocked sides end the game within ten skips.
+//! - The flag's square is announced (event [`Event::FlagRevealed`]) when the marshal is removed
+//!   and the flag still stands; once announced it stays so (it never moves).
+//! - A look that shoots the scout down removes a piece, so it resets `quiet_plies` (§7 says
+//!   so); a look that views is quiet.
+//! - When the marshal of both sides falls in one action (an exchange) both flags are revealed,
+//!   South's first.
+
+use super::board::{Board, Side, Square, SquareSet, SQUARES};
+use super::combat::{resolve, CombatOptions, Combatant};
+use super::deploy::{DeployError, Deployment};
+use super::movegen::{Action, ActionList};
+use super::pieces::{Arm, PieceSet, Role, ROLES};
+use crate::event::{AttackResult, DrawReason, EliminationReason};
+use crate::options::Blocked;
+use std::fmt;
+use std::num::NonZeroU32;
+
+/// Option `camp_protects` (§4.3, §9).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum CampProtects {
+    /// `owner` (default): a piece in its own side's camp.
+    #[default]
+    Owner,
+    /// `anyone`: every piece in a camp.
+    Anyone,
+}
+
+/// Option `fort_strike` (§4.7, §9).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum FortStrike {
+    /// `repeat` (default): any number of strikes.
+    #[default]
+    Repeat,
+    /// `once`: one strike per game.
+    Once,
+    /// `never`: the fort never strikes.
+    Never,
+}
+
+/// The rule options of §9 that the referee uses (mode and visibility are not its business).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Options {
+    /// `piece_set`.
+    pub piece_set: PieceSet,
+    /// `combat` and `landmine`.
+    pub combat: CombatOptions,
+    /// `rail_max`: rail edges per move, 0 = no limit.
+    pub rail_max: u32,
+    /// `camp_protects`.
+    pub camp_protects: CampProtects,
+    /// `fort_strike`.
+    pub fort_strike: FortStrike,
+    /// `reveal_flag_on_marshal_loss`.
+    pub reveal_flag_on_marshal_loss: bool,
+    /// `blocked`.
+    pub blocked: Blocked,
+    /// `quiet_plies`: plies without a removal before a draw.
+    pub quiet_plies: NonZeroU32,
+    /// `max_plies`: plies before a draw.
+    pub max_plies: NonZeroU32,
+    /// Who moves first (default South).
+    pub first: Side,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            piece_set: PieceSet::Seed,
+            combat: CombatOptions::default(),
+            rail_max: 3,
+            camp_protects: CampProtects::Owner,
+            fort_strike: FortStrike::Repeat,
+            reveal_flag_on_marshal_loss: true,
+            blocked: Blocked::Lose,
+            quiet_plies: NonZeroU32::new(100).expect("100"),
+            max_plies: NonZeroU32::new(3000).expect("3000"),
+            first: Side::South,
+        }
+    }
+}
+
+/// A piece on the board: its side and what it is (a landed ship is a
+/// [`Combatant::Landed`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Piece {
+    side: Side,
+    body: Combatant,
+}
+
+impl Piece {
+    /// A piece of a role (not landed).
+    pub const fn new(side: Side, role: Role) -> Piece {
+        Piece {
+            side,
+            body: Combatant::Piece(role),
+        }
+    }
+
+    /// A piece as combat sees it.
+    pub const fn of(side: Side, body: Combatant) -> Piece {
+        Piece { side, body }
+    }
+
+    /// Its side.
+    pub const fn side(self) -> Side {
+        self.side
+    }
+
+    /// Its role (a landed ship keeps its role).
+    pub const fn role(self) -> Role {
+        self.body.role()
+    }
+
+    /// Its arm (public): a landed ship is a land piece.
+    pub const fn arm(self) -> Arm {
+        self.body.arm()
+    }
+
+    /// Whether a landed battleship or cruiser.
+    pub const fn landed(self) -> bool {
+        matches!(self.body, Combatant::Landed(_))
+    }
+
+    /// The piece as combat sees it.
+    pub const fn combatant(self) -> Combatant {
+        self.body
+    }
+}
+
+/// Where the game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// The game goes on.
+    Playing,
+    /// A side won: the other was eliminated for `reason`.
+    Won {
+        /// The winner.
+        winner: Side,
+        /// Why the loser was eliminated.
+        reason: EliminationReason,
+    },
+    /// A draw.
+    Drawn(DrawReason),
+}
+
+/// How an attack was made, as the `attack` event's flags (§10.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AttackKind {
+    /// A ground move, sailing, or a fighter's flight (no flag).
+    Plain,
+    /// A landing attack (`landing: true`).
+    Landing,
+    /// A fort's or gunboat's strike (`strike: true`).
+    Strike,
+    /// A missile's flight (`flight: true`).
+    Flight,
+}
+
+/// One announcement of the referee (§10.3). All are public but
+/// [`Event::ScoutedPrivate`], which only the scout's owner receives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Event {
+    /// A move to an empty square: walk, slide, sail, plane flight.
+    Moved {
+        /// The mover.
+        side: Side,
+        /// From.
+        from: Square,
+        /// To.
+        to: Square,
+    },
+    /// A ship landed on an empty coast square.
+    Landed {
+        /// The mover.
+        side: Side,
+        /// The sea square.
+        from: Square,
+        /// The coast square.
+        to: Square,
+    },
+    /// An attack and its result.
+    Attack {
+        /// The attacker's side.
+        side: Side,
+        /// The attacker's square.
+        from: Square,
+        /// The defender's square.
+        to: Square,
+        /// The result.
+        result: AttackResult,
+        /// How it was made.
+        kind: AttackKind,
+    },
+    /// A look was made (public).
+    Scout {
+        /// The scout's side.
+        side: Side,
+        /// The scout's square.
+        from: Square,
+        /// The square looked at.
+        at: Square,
+        /// Whether the scout was shot down by the anti-aircraft gun it saw.
+        shot_down: bool,
+    },
+    /// What the look saw: for the scout's owner only.
+    ScoutedPrivate {
+        /// The scout's side (the only receiver).
+        side: Side,
+        /// The square looked at.
+        at: Square,
+        /// The role seen.
+        role: Role,
+        /// Whether a landed ship.
+        landed: bool,
+    },
+    /// A side's flag square, announced after its marshal's loss.
+    FlagRevealed {
+        /// The flag's side.
+        side: Side,
+        /// Its square.
+        at: Square,
+    },
+    /// A blocked side's turn was skipped (`blocked = skip`).
+    Skipped {
+        /// The side.
+        side: Side,
+    },
+    /// A side was eliminated: the game is over and the other side won.
+    Eliminated {
+        /// The loser.
+        side: Side,
+        /// Why.
+        reason: EliminationReason,
+    },
+    /// The game is drawn.
+    Drawn {
+        /// Why.
+        reason: DrawReason,
+    },
+}
+
+impl Event {
+    /// Whether everybody receives the event (all but [`Event::ScoutedPrivate`]).
+    pub const fn is_public(self) -> bool {
+        !matches!(self, Event::ScoutedPrivate { .. })
+    }
+}
+
+/// Events of one step: at most 2 for the action, 2 flag reveals, 10 skips, 1 end.
+pub const MAX_EVENTS: usize = 16;
+
+/// The events of one step, in order, without heap allocation.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Events {
+    buf: [Event; MAX_EVENTS],
+    len: u8,
+}
+
+impl fmt::Debug for Events {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+impl Events {
+    fn new() -> Events {
+        Events {
+            buf: [Event::Skipped { side: Side::South }; MAX_EVENTS],
+            len: 0,
+        }
+    }
+
+    fn push(&mut self, e: Event) {
+        self.buf[self.len as usize] = e;
+        self.len += 1;
+    }
+
+    /// The events, in order.
+    pub fn as_slice(&self) -> &[Event] {
+        &self.buf[..self.len as usize]
+    }
+
+    /// The events, in order.
+    pub fn iter(&self) -> impl Iterator<Item = Event> + '_ {
+        self.as_slice().iter().copied()
+    }
+}
+
+/// Why an action was refused. A refused action changes nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IllegalAction {
+    /// The game is over.
+    GameOver(Status),
+    /// No piece stands on the action's `from`.
+    NoPiece(Square),
+    /// The piece on `from` is the other side's.
+    NotYours {
+        /// The square.
+        square: Square,
+        /// The side to move.
+        to_move: Side,
+    },
+    /// The piece never takes this kind of action.
+    WrongKind {
+        /// The action.
+        action: Action,
+        /// The acting piece.
+        piece: Piece,
+    },
+    /// The piece can take this kind of action, but not to that square now.
+    NotLegal {
+        /// The action.
+        action: Action,
+        /// The acting piece.
+        piece: Piece,
+    },
+}
+
+fn piece_name(p: Piece) -> String {
+    if p.landed() {
+        format!("landed {}", p.role())
+    } else {
+        p.role().to_string()
+    }
+}
+
+impl fmt::Display for IllegalAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            IllegalAction::GameOver(s) => write!(f, "the game is over ({s:?})"),
+            IllegalAction::NoPiece(s) => write!(f, "there is no piece on {s}"),
+            IllegalAction::NotYours { square, to_move } => {
+                write!(
+                    f,
+                    "the piece on {square} is not {to_move:?}'s, who is to move"
+                )
+            }
+            IllegalAction::WrongKind { action, piece } => write!(
+                f,
+                "{action}: a {} cannot {} ({})",
+                piece_name(piece),
+                action.kind(),
+                match piece.role() {
+                    Role::Flag | Role::Landmine | Role::Trap => "it never acts",
+                    Role::Fort => "the fort only strikes",
+                    _ if piece.arm() == Arm::Land =>
+                        "land pieces move on the ground; only a missile also flies",
+                    _ if piece.arm() == Arm::Sea =>
+                        "ships sail, battleships and cruisers land, gunboats strike",
+                    _ => "planes fly; only the scout looks",
+                }
+            ),
+            IllegalAction::NotLegal { action, piece } => write!(
+                f,
+                "{action}: the {} on {} cannot {} there now (blocked, out of reach, own \
+                 piece, an enemy it may not attack, or protected by a camp)",
+                piece_name(piece),
+                action.from(),
+                action.kind()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for IllegalAction {}
+
+/// Why a position could not be built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetupError {
+    /// A side's deployment is not legal.
+    Deploy(Side, DeployError),
+    /// A piece stands on a square its arm can never use (§10.2).
+    UnusableSquare {
+        /// The square.
+        square: Square,
+        /// The piece.
+        piece: Piece,
+    },
+    /// A fort stands off its own harbour.
+    FortOffHarbour(Square),
+    /// A side has more pieces of a role than the piece set.
+    OverCount {
+        /// The side.
+        side: Side,
+        /// The role.
+        role: Role,
+    },
+    /// Two pieces on one square.
+    SquareTaken(Square),
+}
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            SetupError::Deploy(side, e) => write!(f, "{side:?}: {e}"),
+            SetupError::UnusableSquare { square, piece } => write!(
+                f,
+                "a {} ({} arm) can never stand on {square} (a {})",
+                piece_name(piece),
+                piece.arm(),
+                Board::get().square_type(square).name()
+            ),
+            SetupError::FortOffHarbour(s) => {
+                write!(f, "the fort on {s} must stand on its own harbour")
+            }
+            SetupError::OverCount { side, role } => {
+                write!(f, "{side:?} has more of {role} than its piece set")
+            }
+            SetupError::SquareTaken(s) => write!(f, "two pieces on {s}"),
+        }
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+/// The result of one [`Position::apply`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// What the referee announced, in order.
+    pub events: Events,
+    /// How many pieces the action removed (0, 1 or 2).
+    pub removed: u8,
+}
+
+/// The referee's full knowledge of a land-sea-air game.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Position {
+    opts: Options,
+    cells: [Option<Piece>; SQUARES],
+    occ: [SquareSet; 2],
+    movable: [u8; 2],
+    fort_struck: [bool; 2],
+    flag_revealed: [bool; 2],
+    skips: [u8; 2],
+    to_move: Side,
+    plies: u32,
+    quiet_plies: u32,
+    status: Status,
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Position")
+            .field("to_move", &self.to_move)
+            .field("plies", &self.plies)
+            .field("quiet_plies", &self.quiet_plies)
+            .field("status", &self.status)
+            .field(
+                "pieces",
+                &self
+                    .pieces()
+                    .map(|(s, p)| format!("{s} {:?} {}", p.side, piece_name(p)))
+                    .collect::<Vec<_>>(),
+            )
+            .finish()
+    }
+}
+
+/// Skips at which a side is eliminated (`RULES.md` §10).
+pub const SKIP_LIMIT: u8 = 5;
+
+impl Position {
+    /// The starting position from two deployments, each validated against the piece set.
+    pub fn new(
+        opts: Options,
+        south: &Deployment,
+        north: &Deployment,
+    ) -> Result<Position, SetupError> {
+        let mut list = [(
+            Square::from_index(0).expect("a1"),
+            Piece::new(Side::South, Role::Flag),
+        ); 2 * 41];
+        let mut n = 0;
+        for (side, d) in [(Side::South, south), (Side::North, north)] {
+            if d.side() != side {
+                return Err(SetupError::Deploy(
+                    side,
+                    DeployError::WrongSide {
+                        want: side,
+                        have: d.side(),
+                    },
+                ));
+            }
+            d.validate(opts.piece_set)
+                .map_err(|e| SetupError::Deploy(side, e))?;
+            for (s, r) in d.pieces() {
+                list[n] = (s, Piece::new(side, r));
+                n += 1;
+            }
+        }
+        Position::from_pieces(opts, opts.first, &list[..n])
+    }
+
+    /// A position from pieces, `side` to move, counters at zero. Checked as §10.2: each piece
+    /// on a square its arm can use, the fort on its own harbour, no role over the piece set's
+    /// count, one piece per square. Pieces may be missing (a game in progress). The game is
+    /// running even if a side has no movable piece; the first [`Position::apply`] ends it.
+    pub fn from_pieces(
+        opts: Options,
+        to_move: Side,
+        pieces: &[(Square, Piece)],
+    ) -> Result<Position, SetupError> {
+        let b = Board::get();
+        let mut pos = Position {
+            opts,
+            cells: [None; SQUARES],
+            occ: [SquareSet::EMPTY; 2],
+            movable: [0; 2],
+            fort_struck: [false; 2],
+            flag_revealed: [false; 2],
+            skips: [0; 2],
+            to_move,
+            plies: 0,
+            quiet_plies: 0,
+            status: Status::Playing,
+        };
+        let mut counts = [[0u8; ROLES]; 2];
+        for &(square, piece) in pieces {
+            if !b.usable_by(piece.arm()).contains(square) {
+                return Err(SetupError::UnusableSquare { square, piece });
+            }
+            if piece.role() == Role::Fort && square != b.harbour(piece.side) {
+                return Err(SetupError::FortOffHarbour(square));
+            }
+            let c = &mut counts[piece.side as usize][piece.role() as usize];
+            *c += 1;
+            if *c > opts.piece_set.count(piece.role()) {
+                return Err(SetupError::OverCount {
+                    side: piece.side,
+                    role: piece.role(),
+                });
+            }
+            if pos.cells[square.index()].is_some() {
+                return Err(SetupError::SquareTaken(square));
+            }
+            pos.put(square, piece);
+        }
+        Ok(pos)
+    }
+
+    /// Set whether a side's fort has struck (for hand-built positions; `fort_strike = once`).
+    pub fn set_fort_struck(&mut self, side: Side, struck: bool) {
+        self.fort_struck[side as usize] = struck;
+    }
+
+    fn put(&mut self, sq: Square, p: Piece) {
+        self.cells[sq.index()] = Some(p);
+        self.occ[p.side as usize].insert(sq);
+        if p.role().is_movable() {
+            self.movable[p.side as usize] += 1;
+        }
+    }
+
+    fn take(&mut self, sq: Square) -> Piece {
+        let p = self.cells[sq.index()].take().expect("a piece to take");
+        self.occ[p.side as usize].remove(sq);
+        if p.role().is_movable() {
+            self.movable[p.side as usize] -= 1;
+        }
+        p
+    }
+
+    /// The options.
+    pub fn options(&self) -> &Options {
+        &self.opts
+    }
+
+    /// The piece on a square.
+    #[inline]
+    pub fn at(&self, sq: Square) -> Option<Piece> {
+        self.cells[sq.index()]
+    }
+
+    /// The squares of a side's pieces.
+    #[inline]
+    pub fn occupied(&self, side: Side) -> SquareSet {
+        self.occ[side as usize]
+    }
+
+    /// Every piece, lowest square first.
+    pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        Square::all().filter_map(|s| self.at(s).map(|p| (s, p)))
+    }
+
+    /// Number of pieces of a side on the board.
+    pub fn piece_count(&self, side: Side) -> usize {
+        self.occ[side as usize].len()
+    }
+
+    /// Number of movable pieces of a side (§1, §7).
+    pub fn movable_count(&self, side: Side) -> usize {
+        self.movable[side as usize] as usize
+    }
+
+    /// The side to move.
+    pub fn to_move(&self) -> Side {
+        self.to_move
+    }
+
+    /// Plies played.
+    pub fn plies(&self) -> u32 {
+        self.plies
+    }
+
+    /// Plies since the last removal.
+    pub fn quiet_plies(&self) -> u32 {
+        self.quiet_plies
+    }
+
+    /// A side's skips (`blocked = skip`).
+    pub fn skips(&self, side: Side) -> u8 {
+        self.skips[side as usize]
+    }
+
+    /// Whether a side's fort has struck (set by its first strike, never cleared).
+    pub fn fort_struck(&self, side: Side) -> bool {
+        self.fort_struck[side as usize]
+    }
+
+    /// Whether a side's flag square has been announced (§7).
+    pub fn flag_revealed(&self, side: Side) -> bool {
+        self.flag_revealed[side as usize]
+    }
+
+    /// Where the game stands.
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        self.status != Status::Playing
+    }
+
+    /// Whether the action is legal for the side to move now.
+    pub fn is_legal(&self, action: Action) -> bool {
+        self.check(action).is_ok()
+    }
+
+    /// Why the action is not legal for the side to move, or `Ok`.
+    pub fn check(&self, action: Action) -> Result<(), IllegalAction> {
+        if self.is_over() {
+            return Err(IllegalAction::GameOver(self.status));
+        }
+        let from = action.from();
+        let piece = self.at(from).ok_or(IllegalAction::NoPiece(from))?;
+        if piece.side != self.to_move {
+            return Err(IllegalAction::NotYours {
+                square: from,
+                to_move: self.to_move,
+            });
+        }
+        let kind_ok = match (action, piece.combatant()) {
+            (_, Combatant::Piece(Role::Flag | Role::Landmine | Role::Trap)) => false,
+            (Action::Strike { .. }, Combatant::Piece(Role::Fort | Role::Gunboat)) => true,
+            (_, Combatant::Piece(Role::Fort)) => false,
+            (Action::Move { .. }, c) => c.arm() == Arm::Land,
+            (Action::MissileFlight { .. }, c) => c == Combatant::Piece(Role::Missile),
+            (Action::Sail { .. }, c) => c.arm() == Arm::Sea,
+            (Action::Land { .. }, Combatant::Piece(r)) => r.landing_ship().is_some(),
+            (Action::Fly { .. }, c) => c.arm() == Arm::Air,
+            (Action::Look { .. }, c) => c == Combatant::Piece(Role::ScoutPlane),
+            _ => false,
+        };
+        if !kind_ok {
+            return Err(IllegalAction::WrongKind { action, piece });
+        }
+        let mut list = ActionList::new();
+        self.piece_actions(from, &mut list);
+        if list.contains(action) {
+            Ok(())
+        } else {
+            Err(IllegalAction::NotLegal { action, piece })
+        }
+    }
+
+    /// Remove the piece on `sq`, announcing the flag on the marshal's loss (§7).
+    fn remove(&mut self, sq: Square, events: &mut Events) -> Piece {
+        let p = self.take(sq);
+        if p.role() == Role::Marshal && self.opts.reveal_flag_on_marshal_loss {
+            let side = p.side;
+            if !self.flag_revealed[side as usize] {
+                let flag = self.occ[side as usize]
+                    .iter()
+                    .find(|&s| self.at(s).is_some_and(|q| q.role() == Role::Flag));
+                if let Some(at) = flag {
+                    self.flag_revealed[side as usize] = true;
+                    events.push(Event::FlagRevealed { side, at });
+                }
+            }
+        }
+        p
+    }
+
+    fn end(&mut self, winner: Side, reason: EliminationReason, events: &mut Events) {
+        self.status = Status::Won { winner, reason };
+        events.push(Event::Eliminated {
+            side: winner.other(),
+            reason,
+        });
+    }
+
+    /// The referee's step (§7): check the action, resolve it, announce it, remove pieces,
+    /// count the ply, end the game or pass the turn. An illegal action changes nothing.
+    pub fn apply(&mut self, action: Action) -> Result<Step, IllegalAction> {
+        self.check(action)?;
+        let side = self.to_move;
+        let mut events = Events::new();
+        let (from, to) = (action.from(), action.to());
+        let mover = self.at(from).expect("checked");
+        let before = self.piece_count(Side::South) + self.piece_count(Side::North);
+        let mut flag_captured = false;
+        match action {
+            Action::Look { from, at } => {
+                let seen = self.at(at).expect("a look aims at a piece");
+                let shot_down = seen.role() == Role::AntiAircraftGun;
+                events.push(Event::Scout {
+                    side,
+                    from,
+                    at,
+                    shot_down,
+                });
+                events.push(Event::ScoutedPrivate {
+                    side,
+                    at,
+                    role: seen.role(),
+                    landed: seen.landed(),
+                });
+                if shot_down {
+                    self.remove(from, &mut events);
+                }
+            }
+            _ => match self.at(to) {
+                None => {
+                    let moved = self.take(from);
+                    if let Action::Land { .. } = action {
+                        let ship = moved.role().landing_ship().expect("checked");
+                        self.put(to, Piece::of(side, Combatant::Landed(ship)));
+                        events.push(Event::Landed { side, from, to });
+                    } else {
+                        self.put(to, moved);
+                        events.push(Event::Moved { side, from, to });
+                    }
+                }
+                Some(defender) => {
+                    let (attacker, kind) = match action {
+                        Action::Land { .. } => (
+                            Combatant::Landed(mover.role().landing_ship().expect("checked")),
+                            AttackKind::Landing,
+                        ),
+                        Action::Strike { .. } => (mover.combatant(), AttackKind::Strike),
+                        Action::MissileFlight { .. } => (mover.combatant(), AttackKind::Flight),
+                        _ => (mover.combatant(), AttackKind::Plain),
+                    };
+                    // Every pair legality lets meet has a rule (combat::can_meet); a pair
+                    // without one is refused before anything changes.
+                    let outcome = resolve(attacker, defender.combatant(), self.opts.combat).ok_or(
+                        IllegalAction::NotLegal {
+                            action,
+                            piece: mover,
+                        },
+                    )?;
+                    events.push(Event::Attack {
+                        side,
+                        from,
+                        to,
+                        result: outcome.result,
+                        kind,
+                    });
+                    if mover.role() == Role::Fort {
+                        self.fort_struck[side as usize] = true;
+                    }
+                    flag_captured = outcome.result == AttackResult::FlagCaptured;
+                    if !outcome.defender_survives {
+                        self.remove(to, &mut events);
+                    }
+                    if kind == AttackKind::Strike {
+                        if !outcome.attacker_survives {
+                            self.remove(from, &mut events);
+                        }
+                    } else if outcome.attacker_survives && !outcome.defender_survives {
+                        self.take(from);
+                        self.put(to, Piece::of(side, attacker));
+                    } else if !outcome.attacker_survives {
+                        self.remove(from, &mut events);
+                    }
+                }
+            },
+        }
+        let removed =
+            (before - self.piece_count(Side::South) - self.piece_count(Side::North)) as u8;
+        self.plies += 1;
+        if removed > 0 {
+            self.quiet_plies = 0;
+        } else {
+            self.quiet_plies += 1;
+        }
+        self.finish_step(side, flag_captured, &mut events);
+        Ok(Step { events, removed })
+    }
+
+    /// Steps 1 (flag), 3–5 of §7.1 after the action of `side`.
+    fn finish_step(&mut self, side: Side, flag_captured: bool, events: &mut Events) {
+        let enemy = side.other();
+        if flag_captured {
+            return self.end(side, EliminationReason::FlagCaptured, events);
+        }
+        match (
+            self.movable_count(side) == 0,
+            self.movable_count(enemy) == 0,
+        ) {
+            (_, true) => return self.end(side, EliminationReason::NoMovablePieces, events),
+            (true, false) => return self.end(enemy, EliminationReason::NoMovablePieces, events),
+            _ => {}
+        }
+        if self.quiet_plies >= self.opts.quiet_plies.get() {
+            self.status = Status::Drawn(DrawReason::QuietPlies);
+        } else if self.plies >= self.opts.max_plies.get() {
+            self.status = Status::Drawn(DrawReason::MaxPlies);
+        }
+        if let Status::Drawn(reason) = self.status {
+            events.push(Event::Drawn { reason });
+            return;
+        }
+        let mut next = enemy;
+        loop {
+            self.to_move = next;
+            if self.has_action(next) {
+                return;
+            }
+            match self.opts.blocked {
+                Blocked::Lose => {
+                    return self.end(next.other(), EliminationReason::Blocked, events);
+                }
+                Blocked::Skip => {
+                    self.skips[next as usize] += 1;
+                    events.push(Event::Skipped { side: next });
+                    if self.skips[next as usize] >= SKIP_LIMIT {
+                        return self.end(next.other(), EliminationReason::Skips, events);
+                    }
+                    next = next.other();
+                }
+            }
+        }
+    }
+}
+
+/// Helpers for the tests of this module and of `movegen`.
+#[cfg(test)]
+pub(super) mod test_util {
+    use super::*;
+
+    /// The square named.
+    pub fn sq(name: &str) -> Square {
+        Square::parse(name).unwrap_or_else(|| panic!("square {name}"))
+    }
+
+    /// A piece from a short spec: `"S major"`, `"N landed battleship"`.
+    pub fn piece(spec: &str) -> Piece {
+        let mut w = spec.split_whitespace();
+        let side = match w.next() {
+            Some("S") => Side::South,
+            Some("N") => Side::North,
+            other => panic!("side {other:?}"),
+        };
+        let mut name = w.next().expect("role");
+        let landed = name == "landed";
+        if landed {
+            name = w.next().expect("role");
+        }
+        let role: Role = name.parse().expect("role name");
+        if landed {
+            Piece::of(side, Combatant::Landed(role.landing_ship().expect("lands")))
+        } else {
+            Piece::new(side, role)
+        }
+    }
+
+    /// A position from `("c4", "S major")` pairs. Each side gets a far-away movable piece
+    /// (a South captain on e1, a North captain on e15) unless the list already uses that
+    /// square, so that the game does not end for lack of movable pieces.
+    pub fn build(opts: Options, to_move: Side, list: &[(&str, &str)]) -> Position {
+        let mut v: Vec<(Square, Piece)> = list.iter().map(|&(s, p)| (sq(s), piece(p))).collect();
+        for (s, p) in [("e1", "S captain"), ("e15", "N captain")] {
+            if !v.iter().any(|&(x, _)| x == sq(s)) {
+                v.push((sq(s), piece(p)));
+            }
+        }
+        Position::from_pieces(opts, to_move, &v).expect("a valid test position")
+    }
+
+    /// South to move, default options.
+    pub fn south(list: &[(&str, &str)]) -> Position {
+        build(Options::default(), Side::South, list)
+    }
+
+    /// The actions of the piece on `from`, as sorted text (`"kind from-to"`).
+    pub fn actions_of(pos: &Position, from: &str) -> Vec<String> {
+        let mut l = ActionList::new();
+        pos.piece_actions(sq(from), &mut l);
+        let mut v: Vec<String> = l.iter().map(|a| format!("{} {a}", a.kind())).collect();
+        v.sort();
+        v
+    }
+
+    /// The target squares of the piece on `from` of one kind, sorted by name.
+    pub fn targets(pos: &Position, from: &str, kind: &str) -> String {
+        let mut l = ActionList::new();
+        pos.piece_actions(sq(from), &mut l);
+        let mut v: Vec<String> = l
+            .iter()
+            .filter(|a| a.kind() == kind)
+            .map(|a| a.to().to_string())
+            .collect();
+        v.sort();
+        v.join(" ")
+    }
+
+    /// Sorted names.
+    pub fn names(s: &str) -> String {
+        let mut v: Vec<&str> = s.split_whitespace().collect();
+        v.sort();
+        v.join(" ")
+    }
+}
