@@ -938,3 +938,743 @@ pub(super) mod test_util {
         v.join(" ")
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::field_reassign_with_default)] // options are set one by one, for the reader
+mod tests {
+    use super::test_util::*;
+    use super::*;
+    use crate::options::LandmineRule;
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    fn mv(from: &str, to: &str) -> Action {
+        Action::Move {
+            from: sq(from),
+            to: sq(to),
+        }
+    }
+
+    fn attack_result(step: &Step) -> Option<(AttackResult, AttackKind)> {
+        step.events.iter().find_map(|e| match e {
+            Event::Attack { result, kind, .. } => Some((result, kind)),
+            _ => None,
+        })
+    }
+
+    fn role_at(p: &Position, s: &str) -> Option<(Side, Role, bool)> {
+        p.at(sq(s)).map(|x| (x.side(), x.role(), x.landed()))
+    }
+
+    #[test]
+    fn lsa_apply_move_and_attack() {
+        let mut p = south(&[("c4", "S major"), ("c5", "N captain"), ("d4", "N tank")]);
+        let s = p.apply(mv("c4", "c5")).unwrap();
+        assert_eq!(
+            attack_result(&s),
+            Some((AttackResult::AttackerWins, AttackKind::Plain))
+        );
+        assert_eq!(s.removed, 1);
+        assert_eq!(role_at(&p, "c5"), Some((Side::South, Role::Major, false)));
+        assert_eq!(p.at(sq("c4")), None);
+        assert_eq!(
+            (p.to_move(), p.plies(), p.quiet_plies()),
+            (Side::North, 1, 0)
+        );
+        // The tank (a weapon) beats the major (an officer).
+        let s = p.apply(mv("d4", "d5")).unwrap();
+        assert_eq!(
+            s.events.as_slice(),
+            [Event::Moved {
+                side: Side::North,
+                from: sq("d4"),
+                to: sq("d5")
+            }]
+        );
+        assert_eq!(p.quiet_plies(), 1);
+        p.apply(mv("e1", "d1")).unwrap();
+        let s = p.apply(mv("d5", "c5")).unwrap();
+        assert_eq!(
+            attack_result(&s),
+            Some((AttackResult::AttackerWins, AttackKind::Plain))
+        );
+        assert_eq!(role_at(&p, "c5"), Some((Side::North, Role::Tank, false)));
+    }
+
+    #[test]
+    fn lsa_apply_defender_wins_and_exchange() {
+        let mut p = south(&[("c4", "S captain"), ("c5", "N machine_gun")]);
+        let s = p.apply(mv("c4", "c5")).unwrap();
+        assert_eq!(attack_result(&s).unwrap().0, AttackResult::DefenderWins);
+        assert_eq!(
+            role_at(&p, "c5"),
+            Some((Side::North, Role::MachineGun, false))
+        );
+        assert_eq!(p.at(sq("c4")), None);
+        let mut p = south(&[("c4", "S bomb"), ("c5", "N general")]);
+        let s = p.apply(mv("c4", "c5")).unwrap();
+        assert_eq!(attack_result(&s).unwrap().0, AttackResult::BothRemoved);
+        assert_eq!(s.removed, 2);
+        assert!(p.at(sq("c4")).is_none() && p.at(sq("c5")).is_none());
+    }
+
+    #[test]
+    fn lsa_apply_landmine_option() {
+        let list = [("b3", "S colonel"), ("b2", "N landmine")];
+        let mut p = south(&list);
+        p.apply(mv("b3", "b2")).unwrap();
+        assert_eq!(
+            role_at(&p, "b2"),
+            Some((Side::North, Role::Landmine, false))
+        );
+        let mut o = Options::default();
+        o.combat.landmine = LandmineRule::BothDie;
+        let mut p = build(o, Side::South, &list);
+        p.apply(mv("b3", "b2")).unwrap();
+        assert_eq!(p.at(sq("b2")), None);
+    }
+
+    #[test]
+    fn lsa_apply_taiwan_combat_option() {
+        let list = [("b3", "S general"), ("b2", "N bomb")];
+        let mut p = south(&list);
+        let s = p.apply(mv("b3", "b2")).unwrap();
+        assert_eq!(attack_result(&s).unwrap().0, AttackResult::BothRemoved);
+        let mut o = Options::default();
+        o.combat.combat = super::super::combat::CombatRule::Taiwan;
+        let mut p = build(o, Side::South, &list);
+        let s = p.apply(mv("b3", "b2")).unwrap();
+        assert_eq!(
+            attack_result(&s).unwrap().0,
+            AttackResult::DefenderWins,
+            "T2"
+        );
+    }
+
+    #[test]
+    fn lsa_apply_landing_and_landing_attack() {
+        let mut p = south(&[
+            ("c9", "S battleship"),
+            ("d9", "S cruiser"),
+            ("d10", "N major"),
+        ]);
+        let a = Action::Land {
+            from: sq("c9"),
+            to: sq("c10"),
+        };
+        let s = p.apply(a).unwrap();
+        assert_eq!(
+            s.events.as_slice(),
+            [Event::Landed {
+                side: Side::South,
+                from: sq("c9"),
+                to: sq("c10")
+            }]
+        );
+        assert_eq!(
+            role_at(&p, "c10"),
+            Some((Side::South, Role::Battleship, true))
+        );
+        assert_eq!(p.at(sq("c10")).unwrap().arm(), Arm::Land);
+        p.apply(mv("e15", "d15")).unwrap();
+        let s = p
+            .apply(Action::Land {
+                from: sq("d9"),
+                to: sq("d10"),
+            })
+            .unwrap();
+        assert_eq!(
+            attack_result(&s),
+            Some((AttackResult::AttackerWins, AttackKind::Landing)),
+            "a landed cruiser is 旅长 to officers: beats a major"
+        );
+        assert_eq!(role_at(&p, "d10"), Some((Side::South, Role::Cruiser, true)));
+        // A landed ship no longer sails.
+        assert!(!p.is_legal(Action::Sail {
+            from: sq("d10"),
+            to: sq("d9")
+        }));
+    }
+
+    #[test]
+    fn lsa_apply_strikes_leave_the_striker_in_place() {
+        let mut o = Options::default();
+        o.fort_strike = FortStrike::Once;
+        let mut p = build(
+            o,
+            Side::South,
+            &[
+                ("e6", "S fort"),
+                ("e7", "N destroyer"),
+                ("f7", "N submarine"),
+            ],
+        );
+        let strike = |t: &str| Action::Strike {
+            from: sq("e6"),
+            to: sq(t),
+        };
+        let s = p.apply(strike("e7")).unwrap();
+        assert_eq!(
+            attack_result(&s),
+            Some((AttackResult::AttackerWins, AttackKind::Strike))
+        );
+        assert_eq!(role_at(&p, "e6"), Some((Side::South, Role::Fort, false)));
+        assert_eq!(p.at(sq("e7")), None);
+        assert!(p.fort_struck(Side::South));
+        p.apply(mv("e15", "d15")).unwrap();
+        assert!(
+            matches!(p.check(strike("f7")), Err(IllegalAction::NotLegal { .. })),
+            "fort_strike = once"
+        );
+        // A gunboat that strikes a bridge piece stays at sea; a losing striker is removed.
+        let mut p = south(&[("b8", "S gunboat"), ("a8", "N tank")]);
+        let s = p
+            .apply(Action::Strike {
+                from: sq("b8"),
+                to: sq("a8"),
+            })
+            .unwrap();
+        assert_eq!(attack_result(&s).unwrap().0, AttackResult::DefenderWins);
+        assert_eq!(p.at(sq("b8")), None);
+        assert_eq!(role_at(&p, "a8"), Some((Side::North, Role::Tank, false)));
+    }
+
+    #[test]
+    fn lsa_apply_missile_flight() {
+        let mut p = south(&[("c4", "S missile"), ("c5", "S major"), ("c13", "N general")]);
+        let s = p
+            .apply(Action::MissileFlight {
+                from: sq("c4"),
+                to: sq("c13"),
+            })
+            .unwrap();
+        assert_eq!(
+            attack_result(&s),
+            Some((AttackResult::BothRemoved, AttackKind::Flight))
+        );
+        assert!(p.at(sq("c4")).is_none() && p.at(sq("c13")).is_none());
+    }
+
+    #[test]
+    fn lsa_apply_fighter_attack_and_flight() {
+        let mut p = south(&[("a1", "S fighter"), ("a15", "N scout_plane")]);
+        let s = p
+            .apply(Action::Fly {
+                from: sq("a1"),
+                to: sq("a15"),
+            })
+            .unwrap();
+        assert_eq!(attack_result(&s).unwrap().0, AttackResult::AttackerWins);
+        assert_eq!(
+            role_at(&p, "a15"),
+            Some((Side::South, Role::Fighter, false))
+        );
+        let mut p = south(&[("c2", "S fighter"), ("c10", "N anti_aircraft_gun")]);
+        let s = p
+            .apply(Action::Fly {
+                from: sq("c2"),
+                to: sq("c10"),
+            })
+            .unwrap();
+        assert_eq!(attack_result(&s).unwrap().0, AttackResult::DefenderWins);
+    }
+
+    #[test]
+    fn lsa_apply_scout_look_is_private_and_aa_shoots_it_down() {
+        let mut p = south(&[("i1", "S scout_plane"), ("i11", "N landed cruiser")]);
+        let look = Action::Look {
+            from: sq("i1"),
+            at: sq("i11"),
+        };
+        let s = p.apply(look).unwrap();
+        assert_eq!(
+            s.events.as_slice(),
+            [
+                Event::Scout {
+                    side: Side::South,
+                    from: sq("i1"),
+                    at: sq("i11"),
+                    shot_down: false
+                },
+                Event::ScoutedPrivate {
+                    side: Side::South,
+                    at: sq("i11"),
+                    role: Role::Cruiser,
+                    landed: true
+                }
+            ]
+        );
+        assert!(s.events.as_slice()[0].is_public() && !s.events.as_slice()[1].is_public());
+        assert_eq!((s.removed, p.quiet_plies()), (0, 1), "a quiet ply");
+        assert!(p.at(sq("i1")).is_some());
+        let mut p = south(&[("i1", "S scout_plane"), ("i11", "N anti_aircraft_gun")]);
+        let s = p.apply(look).unwrap();
+        assert!(matches!(
+            s.events.as_slice()[0],
+            Event::Scout {
+                shot_down: true,
+                ..
+            }
+        ));
+        assert_eq!(p.at(sq("i1")), None);
+        assert_eq!((s.removed, p.quiet_plies()), (1, 0));
+    }
+
+    #[test]
+    fn lsa_end_flag_captured() {
+        let mut p = south(&[("c2", "S captain"), ("c1", "N flag"), ("e1", "S major")]);
+        let s = p.apply(mv("c2", "c1")).unwrap();
+        assert_eq!(attack_result(&s).unwrap().0, AttackResult::FlagCaptured);
+        assert_eq!(
+            p.status(),
+            Status::Won {
+                winner: Side::South,
+                reason: EliminationReason::FlagCaptured
+            }
+        );
+        assert!(s.events.iter().any(|e| e
+            == Event::Eliminated {
+                side: Side::North,
+                reason: EliminationReason::FlagCaptured
+            }));
+        assert!(matches!(
+            p.apply(mv("c1", "c2")),
+            Err(IllegalAction::GameOver(_))
+        ));
+    }
+
+    #[test]
+    fn lsa_end_no_movable_pieces() {
+        // North's last movable piece dies; its flag and landmine do not count.
+        let v = [
+            (sq("c4"), piece("S tank")),
+            (sq("c5"), piece("N major")),
+            (sq("c15"), piece("N flag")),
+            (sq("b14"), piece("N landmine")),
+        ];
+        let mut p = Position::from_pieces(Options::default(), Side::South, &v).unwrap();
+        p.apply(mv("c4", "c5")).unwrap();
+        assert_eq!(
+            p.status(),
+            Status::Won {
+                winner: Side::South,
+                reason: EliminationReason::NoMovablePieces
+            }
+        );
+        // An exchange that leaves neither side a movable piece: the acting side wins.
+        let v = [(sq("c4"), piece("S bomb")), (sq("c5"), piece("N major"))];
+        let mut p = Position::from_pieces(Options::default(), Side::South, &v).unwrap();
+        p.apply(mv("c4", "c5")).unwrap();
+        assert_eq!(
+            p.status(),
+            Status::Won {
+                winner: Side::South,
+                reason: EliminationReason::NoMovablePieces
+            }
+        );
+        // The mover's own last piece dies.
+        let v = [
+            (sq("c4"), piece("S major")),
+            (sq("c5"), piece("N tank")),
+            (sq("e15"), piece("N captain")),
+        ];
+        let mut p = Position::from_pieces(Options::default(), Side::South, &v).unwrap();
+        p.apply(mv("c4", "c5")).unwrap();
+        assert_eq!(
+            p.status(),
+            Status::Won {
+                winner: Side::North,
+                reason: EliminationReason::NoMovablePieces
+            }
+        );
+    }
+
+    /// South's captain on b1 can move; North's only movable piece, its captain on e15, is
+    /// boxed in by its own landmines and flag.
+    fn blocked_list() -> Vec<(Square, Piece)> {
+        vec![
+            (sq("b1"), piece("S captain")),
+            (sq("e15"), piece("N captain")),
+            (sq("d15"), piece("N landmine")),
+            (sq("f15"), piece("N landmine")),
+            (sq("e14"), piece("N flag")),
+        ]
+    }
+
+    #[test]
+    fn lsa_end_blocked_lose() {
+        let mut p =
+            Position::from_pieces(Options::default(), Side::South, &blocked_list()).unwrap();
+        let s = p.apply(mv("b1", "b2")).unwrap();
+        assert_eq!(
+            p.status(),
+            Status::Won {
+                winner: Side::South,
+                reason: EliminationReason::Blocked
+            }
+        );
+        assert!(matches!(
+            s.events.as_slice().last(),
+            Some(Event::Eliminated {
+                side: Side::North,
+                reason: EliminationReason::Blocked
+            })
+        ));
+    }
+
+    #[test]
+    fn lsa_end_blocked_skip() {
+        let mut o = Options::default();
+        o.blocked = Blocked::Skip;
+        let mut p = Position::from_pieces(o, Side::South, &blocked_list()).unwrap();
+        for i in 1..=4 {
+            let s = p
+                .apply(mv(
+                    if i % 2 == 1 { "b1" } else { "b2" },
+                    if i % 2 == 1 { "b2" } else { "b1" },
+                ))
+                .unwrap();
+            assert!(s
+                .events
+                .iter()
+                .any(|e| e == Event::Skipped { side: Side::North }));
+            assert_eq!(
+                (p.to_move(), p.skips(Side::North), p.status()),
+                (Side::South, i, Status::Playing)
+            );
+            assert_eq!(p.plies(), i as u32, "a skip is no ply");
+        }
+        p.apply(mv("b1", "b2")).unwrap();
+        assert_eq!(
+            p.status(),
+            Status::Won {
+                winner: Side::South,
+                reason: EliminationReason::Skips
+            }
+        );
+    }
+
+    #[test]
+    fn lsa_end_draw_limits() {
+        let mut o = Options::default();
+        o.quiet_plies = NonZeroU32::new(3).unwrap();
+        let mut p = build(o, Side::South, &[("b1", "S major"), ("b15", "N major")]);
+        for (f, t) in [("b1", "b2"), ("b15", "b14"), ("b2", "b1")] {
+            p.apply(mv(f, t)).unwrap();
+        }
+        assert_eq!(p.status(), Status::Drawn(DrawReason::QuietPlies));
+        let mut o = Options::default();
+        o.max_plies = NonZeroU32::new(2).unwrap();
+        let mut p = build(o, Side::South, &[("b1", "S major"), ("b15", "N major")]);
+        p.apply(mv("b1", "b2")).unwrap();
+        let s = p.apply(mv("b15", "b14")).unwrap();
+        assert_eq!(p.status(), Status::Drawn(DrawReason::MaxPlies));
+        assert_eq!(
+            s.events.as_slice().last(),
+            Some(&Event::Drawn {
+                reason: DrawReason::MaxPlies
+            })
+        );
+        // Both limits at once: quiet_plies.
+        o.quiet_plies = NonZeroU32::new(2).unwrap();
+        let mut p = build(o, Side::South, &[("b1", "S major"), ("b15", "N major")]);
+        p.apply(mv("b1", "b2")).unwrap();
+        p.apply(mv("b15", "b14")).unwrap();
+        assert_eq!(p.status(), Status::Drawn(DrawReason::QuietPlies));
+    }
+
+    #[test]
+    fn lsa_end_marshal_loss_reveals_flag() {
+        let list = [("c4", "S tank"), ("c5", "N marshal"), ("g15", "N flag")];
+        let mut p = south(&list);
+        let s = p.apply(mv("c4", "c5")).unwrap();
+        assert!(s.events.iter().any(|e| e
+            == Event::FlagRevealed {
+                side: Side::North,
+                at: sq("g15")
+            }));
+        assert!(p.flag_revealed(Side::North) && !p.flag_revealed(Side::South));
+        let mut o = Options::default();
+        o.reveal_flag_on_marshal_loss = false;
+        let mut p = build(o, Side::South, &list);
+        let s = p.apply(mv("c4", "c5")).unwrap();
+        assert!(!s
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::FlagRevealed { .. })));
+    }
+
+    #[test]
+    fn lsa_illegal_actions_change_nothing() {
+        let p0 = south(&[
+            ("c4", "S major"),
+            ("c5", "N major"),
+            ("c1", "S flag"),
+            ("c9", "S destroyer"),
+        ]);
+        let cases = [
+            (mv("d4", "d5"), "no piece"),
+            (mv("c5", "c6"), "not yours"),
+            (mv("c1", "c2"), "never acts"),
+            (mv("c4", "e4"), "out of reach"),
+            (
+                Action::Land {
+                    from: sq("c9"),
+                    to: sq("c10"),
+                },
+                "destroyer",
+            ),
+            (
+                Action::Fly {
+                    from: sq("c4"),
+                    to: sq("c6"),
+                },
+                "land piece",
+            ),
+        ];
+        for (a, why) in cases {
+            let mut p = p0.clone();
+            let e = p.apply(a).unwrap_err();
+            assert_eq!(p, p0, "{why}");
+            assert!(!e.to_string().is_empty());
+        }
+        let mut p = p0.clone();
+        assert!(matches!(
+            p.apply(mv("c5", "c6")),
+            Err(IllegalAction::NotYours { .. })
+        ));
+        assert!(matches!(
+            p.apply(mv("c1", "c2")),
+            Err(IllegalAction::WrongKind { .. })
+        ));
+        assert!(matches!(
+            p.apply(mv("c4", "e4")),
+            Err(IllegalAction::NotLegal { .. })
+        ));
+    }
+
+    #[test]
+    fn lsa_setup_checks() {
+        let o = Options::default();
+        let bad = |v: &[(&str, &str)]| {
+            let v: Vec<_> = v.iter().map(|&(s, p)| (sq(s), piece(p))).collect();
+            Position::from_pieces(o, Side::South, &v).unwrap_err()
+        };
+        assert!(matches!(
+            bad(&[("a1", "S major")]),
+            SetupError::UnusableSquare { .. }
+        ));
+        assert!(matches!(
+            bad(&[("c7", "S major")]),
+            SetupError::UnusableSquare { .. }
+        ));
+        assert!(matches!(
+            bad(&[("c6", "S destroyer")]),
+            SetupError::UnusableSquare { .. }
+        ));
+        assert!(matches!(
+            bad(&[("b2", "S fighter")]),
+            SetupError::UnusableSquare { .. }
+        ));
+        assert!(matches!(
+            bad(&[("d6", "S fort")]),
+            SetupError::FortOffHarbour(_)
+        ));
+        assert!(matches!(
+            bad(&[("e10", "S fort")]),
+            SetupError::FortOffHarbour(_)
+        ));
+        assert!(matches!(
+            bad(&[("b2", "S marshal"), ("b3", "S marshal")]),
+            SetupError::OverCount { .. }
+        ));
+        assert!(matches!(
+            bad(&[("b2", "S marshal"), ("b2", "N marshal")]),
+            SetupError::SquareTaken(_)
+        ));
+        // From deployments.
+        let mut rng = SmallRng::seed_from_u64(9);
+        for set in PieceSet::ALL {
+            let o = Options {
+                piece_set: set,
+                ..Options::default()
+            };
+            let s = Deployment::random(Side::South, set, &mut rng);
+            let n = Deployment::random(Side::North, set, &mut rng);
+            let p = Position::new(o, &s, &n).unwrap();
+            assert_eq!(p.piece_count(Side::South), set.total());
+            assert_eq!(p.piece_count(Side::North), set.total());
+            assert_eq!(
+                p.movable_count(Side::South),
+                set.total() - 4 - (set.count(Role::Landmine) as usize - 1)
+            );
+            assert!(!p.legal_actions().is_empty());
+            assert!(matches!(
+                Position::new(o, &n, &s),
+                Err(SetupError::Deploy(
+                    Side::South,
+                    DeployError::WrongSide { .. }
+                ))
+            ));
+            let other = if set == PieceSet::Seed {
+                PieceSet::Taiwan
+            } else {
+                PieceSet::Seed
+            };
+            let bad = Deployment::random(Side::North, other, &mut rng);
+            assert!(matches!(
+                Position::new(o, &s, &bad),
+                Err(SetupError::Deploy(
+                    Side::North,
+                    DeployError::WrongCount { .. }
+                ))
+            ));
+        }
+    }
+
+    /// Play one random game; check every generated action applies, counts only go down, the
+    /// per-piece action bound holds, and the game ends or reaches `cap` plies.
+    fn random_game(seed: u64, opts: Options, cap: u32) -> Position {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let s = Deployment::random(Side::South, opts.piece_set, &mut rng);
+        let n = Deployment::random(Side::North, opts.piece_set, &mut rng);
+        let mut p = Position::new(opts, &s, &n).unwrap();
+        let mut list = ActionList::new();
+        let mut per_piece = ActionList::new();
+        while !p.is_over() && p.plies() < cap {
+            list.clear();
+            p.legal_actions_into(&mut list);
+            assert!(!list.is_empty(), "a running game has a legal action: {p:?}");
+            for (sq, piece) in p.pieces() {
+                per_piece.clear();
+                p.piece_actions(sq, &mut per_piece);
+                assert!(per_piece.len() <= super::super::movegen::role_bound(piece.role()));
+            }
+            let a = list[rng.gen_range(0..list.len())];
+            let before = (p.piece_count(Side::South), p.piece_count(Side::North));
+            let (plies, skips) = (p.plies(), p.skips(Side::South) + p.skips(Side::North));
+            let step = p.apply(a).unwrap_or_else(|e| panic!("{a}: {e}\n{p:?}"));
+            let after = (p.piece_count(Side::South), p.piece_count(Side::North));
+            assert!(
+                after.0 <= before.0 && after.1 <= before.1,
+                "counts only decrease"
+            );
+            assert_eq!(
+                before.0 + before.1 - after.0 - after.1,
+                step.removed as usize
+            );
+            assert_eq!(p.plies(), plies + 1);
+            assert!(p.skips(Side::South) + p.skips(Side::North) >= skips);
+            if step.removed > 0 {
+                assert_eq!(p.quiet_plies(), 0);
+            }
+            if !p.is_over() {
+                assert!(p.movable_count(Side::South) > 0 && p.movable_count(Side::North) > 0);
+            }
+        }
+        p
+    }
+
+    #[test]
+    fn lsa_random_games_smoke() {
+        let mut ended = 0;
+        for seed in 0..40 {
+            let mut o = Options::default();
+            if seed % 2 == 1 {
+                o.piece_set = PieceSet::Taiwan;
+            }
+            if random_game(seed, o, 3000).is_over() {
+                ended += 1;
+            }
+        }
+        assert_eq!(ended, 40, "3000 = max_plies: every game ends");
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+        #[test]
+        fn lsa_random_games_apply_every_generated_action(
+            seed in proptest::prelude::any::<u64>(),
+            taiwan in proptest::prelude::any::<bool>(),
+            rail_max in 0u32..5,
+            anyone in proptest::prelude::any::<bool>(),
+            fort in 0u8..3,
+            skip in proptest::prelude::any::<bool>(),
+            combat_taiwan in proptest::prelude::any::<bool>(),
+            both_die in proptest::prelude::any::<bool>(),
+        ) {
+            let mut o = Options::default();
+            o.piece_set = if taiwan { PieceSet::Taiwan } else { PieceSet::Seed };
+            o.rail_max = rail_max;
+            o.camp_protects = if anyone { CampProtects::Anyone } else { CampProtects::Owner };
+            o.fort_strike = [FortStrike::Repeat, FortStrike::Once, FortStrike::Never][fort as usize];
+            o.blocked = if skip { Blocked::Skip } else { Blocked::Lose };
+            if combat_taiwan {
+                o.combat.combat = super::super::combat::CombatRule::Taiwan;
+            }
+            if both_die {
+                o.combat.landmine = LandmineRule::BothDie;
+            }
+            random_game(seed, o, 600);
+        }
+    }
+}
+
+#[cfg(test)]
+mod playout {
+    use super::*;
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+    use std::collections::BTreeMap;
+
+    /// Random playouts from random deployments: what happens in them and how fast.
+    /// `cargo test -p junqi-core --release lsa_playout_stats -- --ignored --nocapture`
+    #[test]
+    #[ignore]
+    fn lsa_playout_stats() {
+        let mut kinds: BTreeMap<String, usize> = BTreeMap::new();
+        let mut ends: BTreeMap<String, usize> = BTreeMap::new();
+        let mut plies = 0u64;
+        let mut list = ActionList::new();
+        let t = std::time::Instant::now();
+        for seed in 0..2000u64 {
+            let mut rng = SmallRng::seed_from_u64(seed);
+            let o = Options {
+                piece_set: if seed % 2 == 0 {
+                    PieceSet::Seed
+                } else {
+                    PieceSet::Taiwan
+                },
+                ..Options::default()
+            };
+            let s = Deployment::random(Side::South, o.piece_set, &mut rng);
+            let n = Deployment::random(Side::North, o.piece_set, &mut rng);
+            let mut p = Position::new(o, &s, &n).unwrap();
+            while !p.is_over() {
+                list.clear();
+                p.legal_actions_into(&mut list);
+                let a = list[rng.gen_range(0..list.len())];
+                let step = p.apply(a).unwrap();
+                plies += 1;
+                let attack = step
+                    .events
+                    .iter()
+                    .any(|e| matches!(e, Event::Attack { .. }));
+                *kinds
+                    .entry(format!(
+                        "{}{}",
+                        a.kind(),
+                        if attack { " (attack)" } else { "" }
+                    ))
+                    .or_default() += 1;
+            }
+            *ends.entry(format!("{:?}", p.status())).or_default() += 1;
+        }
+        let secs = t.elapsed().as_secs_f64();
+        println!(
+            "{plies} plies in {secs:.2} s: {:.0} plies/s",
+            plies as f64 / secs
+        );
+        println!("{kinds:#?}\n{ends:#?}");
+    }
+}
