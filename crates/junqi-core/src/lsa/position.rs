@@ -1551,6 +1551,18 @@ mod tests {
                 assert!(per_piece.len() <= super::super::movegen::role_bound(piece.role()));
             }
             let a = list[rng.gen_range(0..list.len())];
+            if let (Some(d), false) = (p.at(a.to()), matches!(a, Action::Look { .. })) {
+                let attacker = match (a, p.at(a.from()).unwrap().combatant()) {
+                    (Action::Land { .. }, Combatant::Piece(r)) => {
+                        Combatant::Landed(r.landing_ship().unwrap())
+                    }
+                    (_, c) => c,
+                };
+                assert!(
+                    super::super::combat::can_meet(attacker, d.combatant()),
+                    "{a}: {attacker:?} on {d:?} is a pair combat says never meets"
+                );
+            }
             let before = (p.piece_count(Side::South), p.piece_count(Side::North));
             let (plies, skips) = (p.plies(), p.skips(Side::South) + p.skips(Side::North));
             let step = p.apply(a).unwrap_or_else(|e| panic!("{a}: {e}\n{p:?}"));
@@ -1573,6 +1585,50 @@ mod tests {
             }
         }
         p
+    }
+
+    /// The sorted text of the legal actions.
+    fn legal_text(p: &Position) -> Vec<String> {
+        let mut v: Vec<String> = p
+            .legal_actions()
+            .iter()
+            .map(|a| format!("{} {a}", a.kind()))
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn lsa_legality_uses_public_facts_only() {
+        // §4.1, §6: swapping the identities of two enemy pieces that look alike (same arm,
+        // both landed or not, neither the fort on its harbour) never changes the legal actions.
+        let mut rng = SmallRng::seed_from_u64(11);
+        let mut checked = 0;
+        for seed in 0..30 {
+            let mut p = random_game(seed, Options::default(), 40 + seed as u32 * 7);
+            if p.is_over() {
+                continue;
+            }
+            let enemy = p.to_move().other();
+            let public = |x: Piece| (x.arm(), x.landed(), x.role() == Role::Fort);
+            let squares: Vec<Square> = p.occupied(enemy).iter().collect();
+            let want = legal_text(&p);
+            for _ in 0..20 {
+                let a = squares[rng.gen_range(0..squares.len())];
+                let b = squares[rng.gen_range(0..squares.len())];
+                let (pa, pb) = (p.at(a).unwrap(), p.at(b).unwrap());
+                if a == b || public(pa) != public(pb) || pa.role() == pb.role() {
+                    continue;
+                }
+                p.cells[a.index()] = Some(pb);
+                p.cells[b.index()] = Some(pa);
+                assert_eq!(legal_text(&p), want, "{a} {pa:?} <-> {b} {pb:?}");
+                p.cells[a.index()] = Some(pa);
+                p.cells[b.index()] = Some(pb);
+                checked += 1;
+            }
+        }
+        assert!(checked > 100, "{checked}");
     }
 
     #[test]
