@@ -183,31 +183,51 @@ pub const MAX_ACTIONS: usize = {
     }
 };
 
-/// A fixed-capacity list of actions ([`MAX_ACTIONS`]), filled without heap allocation.
+/// The most actions one piece can have: the largest [`role_bound`].
+pub const MAX_PIECE_ACTIONS: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < ROLES {
+        if role_bound(Role::ALL[i]) > n {
+            n = role_bound(Role::ALL[i]);
+        }
+        i += 1;
+    }
+    n
+};
+
+/// A fixed-capacity list of at most `N` actions, filled without heap allocation. Generation
+/// writes into [`ActionList`] (a side's actions) or [`PieceActionList`] (one piece's).
 #[derive(Clone)]
-pub struct ActionList {
-    buf: [Action; MAX_ACTIONS],
+pub struct Actions<const N: usize> {
+    buf: [Action; N],
     len: usize,
 }
 
-impl Default for ActionList {
-    fn default() -> ActionList {
-        ActionList::new()
+/// The actions of a side: capacity [`MAX_ACTIONS`].
+pub type ActionList = Actions<MAX_ACTIONS>;
+
+/// The actions of one piece: capacity [`MAX_PIECE_ACTIONS`].
+pub type PieceActionList = Actions<MAX_PIECE_ACTIONS>;
+
+impl<const N: usize> Default for Actions<N> {
+    fn default() -> Actions<N> {
+        Actions::new()
     }
 }
 
-impl fmt::Debug for ActionList {
+impl<const N: usize> fmt::Debug for Actions<N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.iter()).finish()
     }
 }
 
-impl ActionList {
+impl<const N: usize> Actions<N> {
     /// An empty list.
-    pub fn new() -> ActionList {
+    pub fn new() -> Actions<N> {
         let a1 = Square::from_index(0).expect("a1");
-        ActionList {
-            buf: [Action::Move { from: a1, to: a1 }; MAX_ACTIONS],
+        Actions {
+            buf: [Action::Move { from: a1, to: a1 }; N],
             len: 0,
         }
     }
@@ -250,7 +270,7 @@ impl ActionList {
     }
 }
 
-impl std::ops::Index<usize> for ActionList {
+impl<const N: usize> std::ops::Index<usize> for Actions<N> {
     type Output = Action;
     fn index(&self, i: usize) -> &Action {
         &self.as_slice()[i]
@@ -310,7 +330,7 @@ impl Position {
 
     /// Whether `side` has at least one action in this position.
     pub(super) fn has_action(&self, side: Side) -> bool {
-        let mut out = ActionList::new();
+        let mut out = PieceActionList::new();
         for sq in self.occupied(side).iter() {
             self.piece_actions(sq, &mut out);
             if !out.is_empty() {
@@ -320,8 +340,9 @@ impl Position {
         false
     }
 
-    /// Append the actions of the piece on `from` (none if the square is empty) to `out`.
-    pub fn piece_actions(&self, from: Square, out: &mut ActionList) {
+    /// Append the actions of the piece on `from` (none if the square is empty) to `out`, a
+    /// [`PieceActionList`] or an [`ActionList`].
+    pub fn piece_actions<const N: usize>(&self, from: Square, out: &mut Actions<N>) {
         let Some(p) = self.at(from) else { return };
         match p.combatant() {
             Combatant::Piece(Role::Fort) => self.fort_strikes(from, p, out),
@@ -333,7 +354,7 @@ impl Position {
     }
 
     /// Steps, rail slides, engineer walks and, for the missile, flights (§4.2, §4.3, §4.6).
-    fn ground_actions(&self, from: Square, p: Piece, out: &mut ActionList) {
+    fn ground_actions<const N: usize>(&self, from: Square, p: Piece, out: &mut Actions<N>) {
         let b = Board::get();
         let mut dest = super::board::SquareSet::EMPTY;
         for t in b.road_neighbours(from).iter() {
@@ -412,7 +433,13 @@ impl Position {
     }
 
     /// Sailing, landing and the gunboat's strikes (§4.4, §4.7).
-    fn ship_actions(&self, from: Square, p: Piece, role: Role, out: &mut ActionList) {
+    fn ship_actions<const N: usize>(
+        &self,
+        from: Square,
+        p: Piece,
+        role: Role,
+        out: &mut Actions<N>,
+    ) {
         let b = Board::get();
         for line in b.lines_through(LineKind::Sea, from) {
             for forward in [true, false] {
@@ -459,7 +486,7 @@ impl Position {
     }
 
     /// A plane's flights, a fighter's attacks and a scout's looks (§4.5, §4.8).
-    fn flights(&self, from: Square, p: Piece, out: &mut ActionList) {
+    fn flights<const N: usize>(&self, from: Square, p: Piece, out: &mut Actions<N>) {
         let b = Board::get();
         let enemy_airfields = b.of_side(p.side().other(), SquareType::Airfield);
         let fighter = p.role() == Role::Fighter;
@@ -488,7 +515,7 @@ impl Position {
     }
 
     /// The fort's strikes (§4.7) under `fort_strike`.
-    fn fort_strikes(&self, from: Square, p: Piece, out: &mut ActionList) {
+    fn fort_strikes<const N: usize>(&self, from: Square, p: Piece, out: &mut Actions<N>) {
         let b = Board::get();
         let allowed = match self.options().fort_strike {
             FortStrike::Repeat => true,

@@ -23,7 +23,7 @@
 use super::board::{Board, Side, Square, SquareSet, SQUARES};
 use super::combat::{resolve, CombatOptions, Combatant};
 use super::deploy::{DeployError, Deployment};
-use super::movegen::{Action, ActionList};
+use super::movegen::{Action, PieceActionList};
 use super::pieces::{Arm, PieceSet, Role, ROLES};
 use crate::event::{AttackResult, DrawReason, EliminationReason};
 use crate::options::Blocked;
@@ -446,6 +446,7 @@ pub struct Position {
     movable: [u8; 2],
     fort_struck: [bool; 2],
     flag_revealed: [bool; 2],
+    announced: SquareSet,
     skips: [u8; 2],
     to_move: Side,
     plies: u32,
@@ -523,6 +524,7 @@ impl Position {
             movable: [0; 2],
             fort_struck: [false; 2],
             flag_revealed: [false; 2],
+            announced: SquareSet::EMPTY,
             skips: [0; 2],
             to_move,
             plies: 0,
@@ -569,6 +571,7 @@ impl Position {
     fn take(&mut self, sq: Square) -> Piece {
         let p = self.cells[sq.index()].take().expect("a piece to take");
         self.occ[p.side as usize].remove(sq);
+        self.announced.remove(sq);
         if p.role().is_movable() {
             self.movable[p.side as usize] -= 1;
         }
@@ -637,6 +640,13 @@ impl Position {
         self.flag_revealed[side as usize]
     }
 
+    /// Whether the identity of the piece on `sq` was announced to everybody and the piece has
+    /// not moved since (§10.2 views): the anti-aircraft gun that shot a scout down, a flag
+    /// revealed by its marshal's loss. (The fort on its harbour is public by rule, not listed.)
+    pub fn is_announced(&self, sq: Square) -> bool {
+        self.announced.contains(sq)
+    }
+
     /// Where the game stands.
     pub fn status(&self) -> Status {
         self.status
@@ -680,7 +690,7 @@ impl Position {
         if !kind_ok {
             return Err(IllegalAction::WrongKind { action, piece });
         }
-        let mut list = ActionList::new();
+        let mut list = PieceActionList::new();
         self.piece_actions(from, &mut list);
         if list.contains(action) {
             Ok(())
@@ -700,6 +710,7 @@ impl Position {
                     .find(|&s| self.at(s).is_some_and(|q| q.role() == Role::Flag));
                 if let Some(at) = flag {
                     self.flag_revealed[side as usize] = true;
+                    self.announced.insert(at);
                     events.push(Event::FlagRevealed { side, at });
                 }
             }
@@ -743,6 +754,7 @@ impl Position {
                 });
                 if shot_down {
                     self.remove(from, &mut events);
+                    self.announced.insert(at);
                 }
             }
             _ => match self.at(to) {
@@ -863,6 +875,7 @@ impl Position {
 /// Helpers for the tests of this module and of `movegen`.
 #[cfg(test)]
 pub(super) mod test_util {
+    use super::super::movegen::ActionList;
     use super::*;
 
     /// The square named.
@@ -942,6 +955,7 @@ pub(super) mod test_util {
 #[cfg(test)]
 #[allow(clippy::field_reassign_with_default)] // options are set one by one, for the reader
 mod tests {
+    use super::super::movegen::ActionList;
     use super::test_util::*;
     use super::*;
     use crate::options::LandmineRule;
@@ -1218,6 +1232,12 @@ mod tests {
         ));
         assert_eq!(p.at(sq("i1")), None);
         assert_eq!((s.removed, p.quiet_plies()), (1, 0));
+        assert!(p.is_announced(sq("i11")), "the gun is publicly revealed");
+        p.apply(mv("i11", "i12")).unwrap();
+        assert!(
+            !p.is_announced(sq("i11")) && !p.is_announced(sq("i12")),
+            "until it moves"
+        );
     }
 
     #[test]
@@ -1394,6 +1414,7 @@ mod tests {
                 at: sq("g15")
             }));
         assert!(p.flag_revealed(Side::North) && !p.flag_revealed(Side::South));
+        assert!(p.is_announced(sq("g15")));
         let mut o = Options::default();
         o.reveal_flag_on_marshal_loss = false;
         let mut p = build(o, Side::South, &list);
@@ -1509,6 +1530,15 @@ mod tests {
                 set.total() - 4 - (set.count(Role::Landmine) as usize - 1)
             );
             assert!(!p.legal_actions().is_empty());
+            assert_eq!(p.to_move(), Side::South);
+            let north_first = Options {
+                first: Side::North,
+                ..o
+            };
+            assert_eq!(
+                Position::new(north_first, &s, &n).unwrap().to_move(),
+                Side::North
+            );
             assert!(matches!(
                 Position::new(o, &n, &s),
                 Err(SetupError::Deploy(
@@ -1540,7 +1570,7 @@ mod tests {
         let n = Deployment::random(Side::North, opts.piece_set, &mut rng);
         let mut p = Position::new(opts, &s, &n).unwrap();
         let mut list = ActionList::new();
-        let mut per_piece = ActionList::new();
+        let mut per_piece = PieceActionList::new();
         while !p.is_over() && p.plies() < cap {
             list.clear();
             p.legal_actions_into(&mut list);
@@ -1678,6 +1708,7 @@ mod tests {
 
 #[cfg(test)]
 mod playout {
+    use super::super::movegen::ActionList;
     use super::*;
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
