@@ -34,11 +34,12 @@
 //! - Camp protection covers planes stopped over a camp against ground attacks (the AA gun) and
 //!   strikes; fighters and missiles in flight ignore it (§4.3).
 
-use super::board::{Board, LineKind, Side, Square, SquareType};
+use super::board::{Board, LineKind, Side, Square, SquareSet, SquareType, SQUARES};
 use super::combat::Combatant;
 use super::pieces::{Arm, PieceSet, Role, ROLES};
 use super::position::{CampProtects, FortStrike, Piece, Position};
 use std::fmt;
+use std::sync::OnceLock;
 
 /// One action of the side to move (§4, §10.1). `from` is always the acting piece's square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -277,6 +278,94 @@ impl<const N: usize> std::ops::Index<usize> for Actions<N> {
     }
 }
 
+/// The squares of a set, lowest first, as a plain loop over its words (faster in the hot
+/// loops than [`SquareSet::iter`]).
+#[inline(always)]
+fn each(set: SquareSet, mut f: impl FnMut(Square)) {
+    for (i, mut w) in set.words().into_iter().enumerate() {
+        while w != 0 {
+            let b = w.trailing_zeros() as u8 + 64 * i as u8;
+            w &= w - 1;
+            f(Square::from_index(b).expect("a square of the set"));
+        }
+    }
+}
+
+/// A ray: the squares beyond a square along one line in one direction, nearest first.
+#[derive(Clone, Copy)]
+struct Ray {
+    squares: [Square; RAY_MAX],
+    len: u8,
+}
+
+impl Ray {
+    #[inline(always)]
+    fn squares(&self) -> &[Square] {
+        &self.squares[..self.len as usize]
+    }
+}
+
+/// The longest line has 15 squares, so a ray has at most 14.
+const RAY_MAX: usize = 14;
+
+/// Every square's rays along the rail, sea and air lines through it (at most two lines of a
+/// kind through a square, so at most four rays), built once from the board's lines.
+struct Rays {
+    rays: [[[Ray; 4]; SQUARES]; 3],
+    count: [[u8; SQUARES]; 3],
+}
+
+impl Rays {
+    fn get() -> &'static Rays {
+        static RAYS: OnceLock<Box<Rays>> = OnceLock::new();
+        RAYS.get_or_init(|| {
+            let b = Board::get();
+            let a1 = Square::from_index(0).expect("a1");
+            let empty = Ray {
+                squares: [a1; RAY_MAX],
+                len: 0,
+            };
+            let mut r = Box::new(Rays {
+                rays: [[[empty; 4]; SQUARES]; 3],
+                count: [[0; SQUARES]; 3],
+            });
+            for (k, kind) in [LineKind::Rail, LineKind::Sea, LineKind::Air]
+                .into_iter()
+                .enumerate()
+            {
+                for line in b.lines(kind) {
+                    for &from in line.squares() {
+                        for forward in [true, false] {
+                            let mut ray = empty;
+                            for t in line.ray(from, forward) {
+                                ray.squares[ray.len as usize] = t;
+                                ray.len += 1;
+                            }
+                            if ray.len > 0 {
+                                let n = &mut r.count[k][from.index()];
+                                r.rays[k][from.index()][*n as usize] = ray;
+                                *n += 1;
+                            }
+                        }
+                    }
+                }
+            }
+            r
+        })
+    }
+
+    /// The rays of a kind from a square.
+    #[inline(always)]
+    fn from(&self, kind: LineKind, sq: Square) -> &[Ray] {
+        let k = match kind {
+            LineKind::Rail => 0,
+            LineKind::Sea => 1,
+            LineKind::Air => 2,
+        };
+        &self.rays[k][sq.index()][..self.count[k][sq.index()] as usize]
+    }
+}
+
 impl Position {
     /// Whether the enemy `defender` on `sq` is protected by a camp from ground attacks and
     /// strikes (§4.3).
@@ -289,22 +378,30 @@ impl Position {
             }
     }
 
-    /// Whether a ground move of `mover` may end on `sq` (empty, or an attack §4.1 allows).
-    fn ground_ok(&self, mover: Piece, sq: Square) -> bool {
-        match self.at(sq) {
-            None => true,
-            Some(p) if p.side() == mover.side() => false,
-            Some(p) => match p.arm() {
-                Arm::Land => !self.camp_protected(sq, p),
-                Arm::Air => {
-                    matches!(
-                        mover.combatant(),
-                        Combatant::Piece(Role::AntiAircraftGun | Role::Missile)
-                    ) && !self.camp_protected(sq, p)
-                }
-                Arm::Sea => false,
-            },
+    /// The squares a ground move of `mover` may end on, as far as their contents go (§4.1,
+    /// §4.3): empty land squares, enemy land-arm pieces not protected by a camp, and for the
+    /// anti-aircraft gun and the missile enemy planes not protected by a camp. Also the
+    /// squares holding any piece (which stop a slide).
+    #[inline]
+    fn ground_targets(&self, mover: Piece) -> (SquareSet, SquareSet) {
+        let b = Board::get();
+        let (own, enemy) = (mover.side(), mover.side().other());
+        let all = self.occupied(own).union(self.occupied(enemy));
+        let protected = match self.options().camp_protects {
+            CampProtects::Owner => b.of_side(enemy, SquareType::Camp),
+            CampProtects::Anyone => b.of_type(SquareType::Camp),
+        };
+        let mut targets = b
+            .land()
+            .difference(all)
+            .union(self.occupied_by(enemy, Arm::Land).difference(protected));
+        if matches!(
+            mover.combatant(),
+            Combatant::Piece(Role::AntiAircraftGun | Role::Missile)
+        ) {
+            targets = targets.union(self.occupied_by(enemy, Arm::Air).difference(protected));
         }
+        (all, targets)
     }
 
     /// Append the legal actions of the side to move (none once the game is over) to `out`.
@@ -323,9 +420,7 @@ impl Position {
 
     /// Every action `side` could take if it were to move (game state aside).
     pub(super) fn side_actions(&self, side: Side, out: &mut ActionList) {
-        for sq in self.occupied(side).iter() {
-            self.piece_actions(sq, out);
-        }
+        each(self.occupied(side), |sq| self.piece_actions(sq, out));
     }
 
     /// Whether `side` has at least one action in this position.
@@ -356,12 +451,8 @@ impl Position {
     /// Steps, rail slides, engineer walks and, for the missile, flights (§4.2, §4.3, §4.6).
     fn ground_actions<const N: usize>(&self, from: Square, p: Piece, out: &mut Actions<N>) {
         let b = Board::get();
-        let mut dest = super::board::SquareSet::EMPTY;
-        for t in b.road_neighbours(from).iter() {
-            if self.ground_ok(p, t) {
-                dest.insert(t);
-            }
-        }
+        let (all, targets) = self.ground_targets(p);
+        let mut dest = b.road_neighbours(from).intersection(targets);
         if b.is_rail(from) {
             let limit = match self.options().rail_max {
                 0 => usize::MAX,
@@ -369,63 +460,47 @@ impl Position {
             };
             if p.combatant() == Combatant::Piece(Role::Engineer) {
                 // Any path of rail edges through empty squares, never through a bridgehead.
-                let mut seen = super::board::SquareSet::EMPTY.with(from);
+                let empty = b.land().difference(all);
+                let mut seen = SquareSet::EMPTY.with(from);
                 let mut frontier = seen;
                 let mut depth = 0;
                 while !frontier.is_empty() && depth < limit {
                     depth += 1;
-                    let mut next = super::board::SquareSet::EMPTY;
-                    for f in frontier.iter() {
-                        next = next.union(b.rail_neighbours(f));
-                    }
+                    let mut next = SquareSet::EMPTY;
+                    each(frontier, |f| next = next.union(b.rail_neighbours(f)));
                     next = next.difference(seen);
                     seen = seen.union(next);
-                    frontier = super::board::SquareSet::EMPTY;
-                    for t in next.iter() {
-                        if self.at(t).is_none() {
-                            dest.insert(t);
-                            if !b.is_bridgehead(t) {
-                                frontier.insert(t);
-                            }
-                        } else if self.ground_ok(p, t) {
-                            dest.insert(t);
-                        }
-                    }
+                    dest = dest.union(next.intersection(targets));
+                    frontier = next.intersection(empty).difference(b.bridgeheads());
                 }
             } else {
-                for line in b.lines_through(LineKind::Rail, from) {
-                    for forward in [true, false] {
-                        for (k, t) in line.ray(from, forward).enumerate() {
-                            if k >= limit {
-                                break;
+                for ray in Rays::get().from(LineKind::Rail, from) {
+                    for (k, &t) in ray.squares().iter().enumerate() {
+                        if k >= limit {
+                            break;
+                        }
+                        if all.contains(t) {
+                            if targets.contains(t) {
+                                dest.insert(t);
                             }
-                            if self.at(t).is_some() {
-                                if self.ground_ok(p, t) {
-                                    dest.insert(t);
-                                }
-                                break;
-                            }
-                            dest.insert(t);
-                            if b.is_bridgehead(t) {
-                                break;
-                            }
+                            break;
+                        }
+                        dest.insert(t);
+                        if b.is_bridgehead(t) {
+                            break;
                         }
                     }
                 }
             }
         }
-        for to in dest.iter() {
-            out.push(Action::Move { from, to });
-        }
+        each(dest, |to| out.push(Action::Move { from, to }));
         if p.combatant() == Combatant::Piece(Role::Missile) && b.is_air(from) {
             let airfields = b.of_type(SquareType::Airfield);
-            for line in b.lines_through(LineKind::Air, from) {
-                for forward in [true, false] {
-                    for to in line.ray(from, forward) {
-                        let enemy = self.at(to).is_some_and(|q| q.side() != p.side());
-                        if enemy && !airfields.contains(to) && !dest.contains(to) {
-                            out.push(Action::MissileFlight { from, to });
-                        }
+            let enemies = self.occupied(p.side().other());
+            for ray in Rays::get().from(LineKind::Air, from) {
+                for &to in ray.squares() {
+                    if enemies.contains(to) && !airfields.contains(to) && !dest.contains(to) {
+                        out.push(Action::MissileFlight { from, to });
                     }
                 }
             }
@@ -441,23 +516,21 @@ impl Position {
         out: &mut Actions<N>,
     ) {
         let b = Board::get();
-        for line in b.lines_through(LineKind::Sea, from) {
-            for forward in [true, false] {
-                for to in line.ray(from, forward) {
-                    match self.at(to) {
-                        None => out.push(Action::Sail { from, to }),
-                        Some(q) => {
-                            let attackable = q.side() != p.side()
-                                && match q.arm() {
-                                    Arm::Sea => true,
-                                    Arm::Air => role == Role::Gunboat,
-                                    Arm::Land => false,
-                                };
-                            if attackable {
-                                out.push(Action::Sail { from, to });
-                            }
-                            break;
+        for ray in Rays::get().from(LineKind::Sea, from) {
+            for &to in ray.squares() {
+                match self.at(to) {
+                    None => out.push(Action::Sail { from, to }),
+                    Some(q) => {
+                        let attackable = q.side() != p.side()
+                            && match q.arm() {
+                                Arm::Sea => true,
+                                Arm::Air => role == Role::Gunboat,
+                                Arm::Land => false,
+                            };
+                        if attackable {
+                            out.push(Action::Sail { from, to });
                         }
+                        break;
                     }
                 }
             }
@@ -490,24 +563,22 @@ impl Position {
         let b = Board::get();
         let enemy_airfields = b.of_side(p.side().other(), SquareType::Airfield);
         let fighter = p.role() == Role::Fighter;
-        for line in b.lines_through(LineKind::Air, from) {
-            for forward in [true, false] {
-                for to in line.ray(from, forward) {
-                    match self.at(to) {
-                        None => {
-                            if !enemy_airfields.contains(to) {
-                                out.push(Action::Fly { from, to });
-                            }
+        for ray in Rays::get().from(LineKind::Air, from) {
+            for &to in ray.squares() {
+                match self.at(to) {
+                    None => {
+                        if !enemy_airfields.contains(to) {
+                            out.push(Action::Fly { from, to });
                         }
-                        Some(q) if q.side() == p.side() => {}
-                        Some(_) => {
-                            out.push(if fighter {
-                                Action::Fly { from, to }
-                            } else {
-                                Action::Look { from, at: to }
-                            });
-                            break;
-                        }
+                    }
+                    Some(q) if q.side() == p.side() => {}
+                    Some(_) => {
+                        out.push(if fighter {
+                            Action::Fly { from, to }
+                        } else {
+                            Action::Look { from, at: to }
+                        });
+                        break;
                     }
                 }
             }

@@ -443,6 +443,7 @@ pub struct Position {
     opts: Options,
     cells: [Option<Piece>; SQUARES],
     occ: [SquareSet; 2],
+    arm_occ: [[SquareSet; 3]; 2],
     movable: [u8; 2],
     fort_struck: [bool; 2],
     flag_revealed: [bool; 2],
@@ -521,6 +522,7 @@ impl Position {
             opts,
             cells: [None; SQUARES],
             occ: [SquareSet::EMPTY; 2],
+            arm_occ: [[SquareSet::EMPTY; 3]; 2],
             movable: [0; 2],
             fort_struck: [false; 2],
             flag_revealed: [false; 2],
@@ -563,6 +565,7 @@ impl Position {
     fn put(&mut self, sq: Square, p: Piece) {
         self.cells[sq.index()] = Some(p);
         self.occ[p.side as usize].insert(sq);
+        self.arm_occ[p.side as usize][p.arm() as usize].insert(sq);
         if p.role().is_movable() {
             self.movable[p.side as usize] += 1;
         }
@@ -571,6 +574,7 @@ impl Position {
     fn take(&mut self, sq: Square) -> Piece {
         let p = self.cells[sq.index()].take().expect("a piece to take");
         self.occ[p.side as usize].remove(sq);
+        self.arm_occ[p.side as usize][p.arm() as usize].remove(sq);
         self.announced.remove(sq);
         if p.role().is_movable() {
             self.movable[p.side as usize] -= 1;
@@ -593,6 +597,12 @@ impl Position {
     #[inline]
     pub fn occupied(&self, side: Side) -> SquareSet {
         self.occ[side as usize]
+    }
+
+    /// The squares of a side's pieces of one arm (public: §6).
+    #[inline]
+    pub fn occupied_by(&self, side: Side, arm: Arm) -> SquareSet {
+        self.arm_occ[side as usize][arm as usize]
     }
 
     /// Every piece, lowest square first.
