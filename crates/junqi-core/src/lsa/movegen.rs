@@ -662,6 +662,21 @@ mod tests {
     }
 
     #[test]
+    fn lsa_rule_4_2_planes_block_slides() {
+        let p = south(&[("a2", "S major"), ("c2", "S fighter"), ("a4", "N fighter")]);
+        assert_eq!(
+            targets(&p, "a2", "move"),
+            names("b2 a3"),
+            "own and enemy planes block"
+        );
+        let p = south(&[("a2", "S anti_aircraft_gun"), ("a4", "N fighter")]);
+        assert!(
+            targets(&p, "a2", "move").contains("a4"),
+            "the AA gun slides onto a plane"
+        );
+    }
+
+    #[test]
     fn lsa_rule_4_2_engineer_turns_on_the_rail() {
         let p = south(&[("b2", "S engineer"), ("h2", "S major")]);
         assert_eq!(

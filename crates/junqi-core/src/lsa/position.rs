@@ -17,8 +17,11 @@
 //!   and the flag still stands; once announced it stays so (it never moves).
 //! - A look that shoots the scout down removes a piece, so it resets `quiet_plies` (§7 says
 //!   so); a look that views is quiet.
-//! - When the marshal of both sides falls in one action (an exchange) both flags are revealed,
-//!   South's first.
+//! - When the marshals of both sides fall in one action (an exchange) both flags are
+//!   revealed, the defender's first.
+//! - A position built from pieces ([`Position::from_pieces`]) is not checked against the
+//!   deployment rules (a game in progress has moved on from them), only against §10.2; and
+//!   none of its identities counts as announced.
 
 use super::board::{Board, Side, Square, SquareSet, SQUARES};
 use super::combat::{resolve, CombatOptions, Combatant};
@@ -40,6 +43,23 @@ pub enum CampProtects {
     Anyone,
 }
 
+impl CampProtects {
+    /// The option value: `owner`, `anyone`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            CampProtects::Owner => "owner",
+            CampProtects::Anyone => "anyone",
+        }
+    }
+
+    /// The value with this name.
+    pub fn from_name(name: &str) -> Option<CampProtects> {
+        [CampProtects::Owner, CampProtects::Anyone]
+            .into_iter()
+            .find(|v| v.name() == name)
+    }
+}
+
 /// Option `fort_strike` (§4.7, §9).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum FortStrike {
@@ -50,6 +70,24 @@ pub enum FortStrike {
     Once,
     /// `never`: the fort never strikes.
     Never,
+}
+
+impl FortStrike {
+    /// The option value: `repeat`, `once`, `never`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            FortStrike::Repeat => "repeat",
+            FortStrike::Once => "once",
+            FortStrike::Never => "never",
+        }
+    }
+
+    /// The value with this name.
+    pub fn from_name(name: &str) -> Option<FortStrike> {
+        [FortStrike::Repeat, FortStrike::Once, FortStrike::Never]
+            .into_iter()
+            .find(|v| v.name() == name)
+    }
 }
 
 /// The rule options of §9 that the referee uses (mode and visibility are not its business).
@@ -1482,6 +1520,33 @@ mod tests {
             p.apply(mv("c4", "e4")),
             Err(IllegalAction::NotLegal { .. })
         ));
+    }
+
+    #[test]
+    fn lsa_option_names() {
+        for v in [CampProtects::Owner, CampProtects::Anyone] {
+            assert_eq!(CampProtects::from_name(v.name()), Some(v));
+        }
+        for v in [FortStrike::Repeat, FortStrike::Once, FortStrike::Never] {
+            assert_eq!(FortStrike::from_name(v.name()), Some(v));
+        }
+        assert_eq!(FortStrike::from_name("twice"), None);
+        let o = Options::default();
+        assert_eq!(
+            (o.rail_max, o.quiet_plies.get(), o.max_plies.get()),
+            (3, 100, 3000),
+            "the defaults of §9"
+        );
+        assert_eq!(
+            (o.camp_protects, o.fort_strike, o.blocked, o.piece_set),
+            (
+                CampProtects::Owner,
+                FortStrike::Repeat,
+                Blocked::Lose,
+                PieceSet::Seed
+            )
+        );
+        assert!(o.reveal_flag_on_marshal_loss);
     }
 
     #[test]
