@@ -630,6 +630,45 @@ mod tests {
     }
 
     #[test]
+    fn lsa_capacity_bound_crowded_lines() {
+        // A missile on the crossing a8 with enemies along both air lines, unlimited rail.
+        let o = opts(|o| o.rail_max = 0);
+        let mut list = vec![("a8", "S missile")];
+        let enemies = [
+            ("a3", "N major"),
+            ("a5", "N captain"),
+            ("a11", "N colonel"),
+            ("a13", "N lieutenant"),
+            ("b8", "N destroyer"),
+            ("c8", "N fighter"),
+            ("e8", "N submarine"),
+            ("g8", "N cruiser"),
+            ("i8", "N general"),
+            ("a2", "N major"),
+            ("a12", "N engineer"),
+            ("a14", "N lieutenant"),
+        ];
+        list.extend(enemies);
+        let p = build(o, Side::South, &list);
+        let n = actions_of(&p, "a8").len();
+        assert!(n <= role_bound(Role::Missile), "{n}");
+        assert_eq!(
+            targets(&p, "a8", "missile flight").split(' ').count(),
+            12,
+            "every enemy on both lines"
+        );
+        // An engineer alone on the rail, no limit: every South rail square up to the bridgeheads.
+        let p = build(o, Side::South, &[("e5", "S engineer")]);
+        let n = actions_of(&p, "e5").len();
+        assert!(n <= role_bound(Role::Engineer), "{n}");
+        assert_eq!(
+            n,
+            2 * 9 + 2 * 2 + 2 + 1,
+            "ranks 2 and 5, a3 a4 i3 i4, a6 i6, e4 but e5"
+        );
+    }
+
+    #[test]
     fn lsa_rule_4_2_step_along_road_and_camp_diagonals() {
         let p = south(&[("c4", "S major"), ("c3", "S colonel")]);
         assert_eq!(targets(&p, "c4", "move"), names("b4 d4 c5"));
