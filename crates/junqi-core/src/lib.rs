@@ -19,7 +19,7 @@ mod error_code_tests;
 pub mod event;
 pub mod explain;
 pub mod json;
-/// 陆海空三军棋 (board `land_sea_air`): board, pieces, combat and deployment, not yet played.
+/// 陆海空三军棋 (board `land_sea_air`): board, pieces, combat, deployment, moves and the referee's step.
 pub mod lsa;
 mod movegen;
 pub mod notation;
