@@ -235,6 +235,14 @@ impl Game {
         self.pos().plies()
     }
 
+    /// The seats out of the game (eliminated), in ascending order.
+    #[getter]
+    fn eliminated(&self) -> Vec<Seat> {
+        (0..self.pos().seats() as Seat)
+            .filter(|&s| self.pos().is_eliminated(s))
+            .collect()
+    }
+
     /// The size of the board's action-id space (`n·n + n` for `n` squares).
     #[getter]
     fn num_actions(&self) -> usize {
