@@ -6,8 +6,10 @@ environment with one agent per seat (``player_0`` …). Each observation is a di
 and ``"action_mask"`` (``int8 [num_actions]``, ones on the legal action ids when the agent is
 to move, all zeros otherwise). Actions are the board's action ids. Rewards come at the end of
 the game: +1 for every seat of the winning team, -1 for the others, 0 in a draw. A seat
-eliminated while the game goes on (three, four and six seats) is terminated at once and takes
-its ``None`` step before the next seat moves. ``reset(seed=s)`` makes the game reproducible.
+eliminated while the game goes on (three, four and six seats) whose whole team is out has lost:
+it gets its -1 and is terminated at once, taking its ``None`` step before the next seat moves;
+a seat eliminated while a teammate plays on stays an agent that never moves (an all-zero mask)
+until the game ends and its team's result is known. ``reset(seed=s)`` makes the game reproducible.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ class JunqiEnv(AECEnv):
         self.board, self.mode, self.rule_options = board, mode, options
         probe = Game(board=board, mode=mode, options=options, seed=0)
         self._seats = probe.seats
+        self._team_of = {s: team for team in probe.teams for s in team}
         self.possible_agents = [f"player_{i}" for i in range(self._seats)]
         self._agent_seat = {a: i for i, a in enumerate(self.possible_agents)}
         n = action_space_size(board)
@@ -99,12 +102,16 @@ class JunqiEnv(AECEnv):
         out = set(g.eliminated)
         newly_dead = []
         for a in self.agents:
-            if not self.terminations[a] and (over or self._agent_seat[a] in out):
+            seat = self._agent_seat[a]
+            team_out = all(s in out for s in self._team_of[seat])
+            if not self.terminations[a] and (over or team_out):
                 self.terminations[a] = True
                 newly_dead.append(a)
+                if not over:
+                    self.rewards[a] = -1.0
         if over:
             r = g.rewards()
-            for a in self.agents:
+            for a in newly_dead:
                 self.rewards[a] = float(r[self._agent_seat[a]])
         self._accumulate_rewards()
         if newly_dead:

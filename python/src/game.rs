@@ -237,9 +237,20 @@ impl Game {
 
     /// The seats out of the game (eliminated), in ascending order.
     #[getter]
-    fn eliminated(&self) -> Vec<Seat> {
+    fn eliminated(&self) -> Vec<u32> {
         (0..self.pos().seats() as Seat)
             .filter(|&s| self.pos().is_eliminated(s))
+            .map(u32::from)
+            .collect()
+    }
+
+    /// The teams (RULES §7.2) as lists of seats, team 0 first (every seat its own team on the
+    /// three-player board and under `teams = none`).
+    #[getter]
+    fn teams(&self) -> Vec<Vec<u32>> {
+        let t = self.pos().rules().teams();
+        t.teams()
+            .map(|team| t.members(team).iter().map(u32::from).collect())
             .collect()
     }
 
