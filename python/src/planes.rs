@@ -151,11 +151,17 @@ fn owner(pos: &Position, flip: bool, seat: Seat) -> Seat {
 /// Write the planes of `observer` in `pos` with history `hist` into `out` (length
 /// `plane_count(seats) · n`, overwritten entirely).
 pub fn write_planes(pos: &Position, hist: &History, observer: Seat, out: &mut [u8]) {
+    debug_assert_eq!(out.len(), plane_count(pos.seats()) * pos.topology().len());
+    out.fill(0);
+    for_each_one(pos, hist, observer, |i| out[i] = 1);
+}
+
+/// Call `one(i)` for every index `i` of the flattened `[C, n]` planes of `observer` that holds
+/// a 1 (some indices may come more than once). The planes are these ones and zeros elsewhere.
+pub fn for_each_one(pos: &Position, hist: &History, observer: Seat, mut one: impl FnMut(usize)) {
     let topo: &Topology = pos.topology();
     let n = topo.len();
     let seats = pos.seats();
-    debug_assert_eq!(out.len(), plane_count(seats) * n);
-    out.fill(0);
     let flip = pos.rules().mode == Mode::Flip;
     let teams = pos.rules().teams();
     let face_down_plane = 12 + PER_OTHER * (seats - 1);
@@ -163,44 +169,44 @@ pub fn write_planes(pos: &Position, hist: &History, observer: Seat, out: &mut [u
     for (sq, piece) in pos.pieces() {
         let i = sq.index();
         if piece.face_down {
-            out[face_down_plane * n + i] = 1;
+            one(face_down_plane * n + i);
             continue;
         }
         let seat = owner(pos, flip, piece.seat);
         let role = piece.role as usize;
         if seat == observer {
-            out[role * n + i] = 1;
+            one(role * n + i);
             if pos.is_public(sq) {
-                out[(face_down_plane + 5) * n + i] = 1;
+                one((face_down_plane + 5) * n + i);
             }
         } else {
             let k = (seat as usize + seats - observer as usize) % seats;
             let base = 12 + PER_OTHER * (k - 1);
-            out[base * n + i] = 1;
+            one(base * n + i);
             if pos.identity_known(who, sq) {
-                out[(base + 1 + role) * n + i] = 1;
+                one((base + 1 + role) * n + i);
             }
         }
         if hist.moved[i] {
-            out[(face_down_plane + 1) * n + i] = 1;
+            one((face_down_plane + 1) * n + i);
         }
         if hist.won[i] {
-            out[(face_down_plane + 2) * n + i] = 1;
+            one((face_down_plane + 2) * n + i);
         }
     }
     for k in 1..seats {
         let seat = ((observer as usize + k) % seats) as Seat;
         let base = 12 + PER_OTHER * (k - 1);
         if teams.same_team(seat, observer) {
-            out[(base + 13) * n..(base + 14) * n].fill(1);
+            ((base + 13) * n..(base + 14) * n).for_each(&mut one);
         }
         if pos.is_eliminated(seat) {
-            out[(base + 14) * n..(base + 15) * n].fill(1);
+            ((base + 14) * n..(base + 15) * n).for_each(&mut one);
         }
     }
     if let Some((from, to)) = hist.last {
-        out[(face_down_plane + 3) * n + from.index()] = 1;
-        out[(face_down_plane + 4) * n + to.index()] = 1;
+        one((face_down_plane + 3) * n + from.index());
+        one((face_down_plane + 4) * n + to.index());
     }
 }
 

@@ -18,6 +18,10 @@ struct Slot {
     rng: ChaCha8Rng,
     buf: Vec<Action>,
     events: Vec<junqi_core::Event>,
+    /// The indices set to 1 in this game's row of `obs` and of `mask`, cleared before the next
+    /// write: a step touches only what changes instead of every byte of the row.
+    obs_ones: Vec<u32>,
+    mask_ones: Vec<u32>,
 }
 
 impl Slot {
@@ -45,7 +49,8 @@ struct Out<'a> {
 /// planes of the seat to move), `mask` (`bool [n, num_actions]`), `rewards` (`float32 [n,
 /// seats]`: ±1 for the game that just ended, 0 otherwise), `dones` (`bool [n]`) and `to_move`
 /// (`int64 [n]`) hold the new state. They are the same arrays every step, overwritten in place:
-/// copy them to keep them.
+/// copy them to keep them, and do not write into them (a step clears only the entries it set
+/// before; actions are checked against the referee's list, never against `mask`).
 #[pyclass(module = "junqi._junqi")]
 pub struct VecEnv {
     rules: Rules,
@@ -62,13 +67,33 @@ pub struct VecEnv {
     to_move: Py<PyArray1<i64>>,
 }
 
-/// Write what a slot shows after a step or a reset.
+/// Write what a slot shows after a step or a reset. Only the ones of the last write are
+/// cleared (the rows are all zeros but for them), so the rows are not swept whole.
 fn write_slot(s: &mut Slot, with_obs: bool, obs: &mut [u8], mask: &mut [bool], to_move: &mut i64) {
     *to_move = s.pos.to_move() as i64;
     if with_obs {
-        planes::write_planes(&s.pos, &s.hist, s.pos.to_move(), obs);
+        for &i in &s.obs_ones {
+            obs[i as usize] = 0;
+        }
+        s.obs_ones.clear();
+        let ones = &mut s.obs_ones;
+        planes::for_each_one(&s.pos, &s.hist, s.pos.to_move(), |i| {
+            obs[i] = 1;
+            ones.push(i as u32);
+        });
     }
-    planes::write_mask(&s.pos, &mut s.buf, mask);
+    for &i in &s.mask_ones {
+        mask[i as usize] = false;
+    }
+    s.mask_ones.clear();
+    s.buf.clear();
+    s.pos.legal_actions_into(&mut s.buf);
+    let n = s.pos.topology().len();
+    for &a in &s.buf {
+        let id = planes::action_id(n, a);
+        mask[id] = true;
+        s.mask_ones.push(id as u32);
+    }
 }
 
 impl VecEnv {
@@ -182,6 +207,8 @@ impl VecEnv {
                     rng,
                     buf: Vec::with_capacity(128),
                     events: Vec::with_capacity(8),
+                    obs_ones: Vec::with_capacity(256),
+                    mask_ones: Vec::with_capacity(128),
                 }
             })
             .collect();
