@@ -11,7 +11,8 @@ The main names:
 - :class:`Bot`: the built-in bots (``Bot("search", budget="nodes:20000")``).
 - :func:`arena`: a paired match between two bots, either of them a Python policy.
 - :mod:`junqi.pettingzoo` and :mod:`junqi.gym`: a PettingZoo AEC environment and a Gymnasium
-  single-agent environment against a built-in bot (these need ``pettingzoo``/``gymnasium``).
+  single-agent environment against a built-in bot (these need ``pettingzoo``/``gymnasium``);
+  :mod:`junqi.openspiel` registers the OpenSpiel game ``python_junqi`` (needs ``open_spiel``).
 
 See ``docs/python.md`` for a tutorial and the layout of the action ids and planes.
 """

@@ -211,10 +211,11 @@ impl Game {
     #[getter]
     fn options(&self, py: Python<'_>) -> PyObject {
         let r = self.pos().rules();
-        to_py(
-            py,
-            &serde_json::Value::Object(r.options.to_json(r.board, r.mode)),
-        )
+        let all: serde_json::Map<String, serde_json::Value> = junqi_core::options::OPTION_NAMES
+            .iter()
+            .filter_map(|&name| r.options.get(name).map(|v| (name.to_string(), v)))
+            .collect();
+        to_py(py, &serde_json::Value::Object(all))
     }
 
     /// Number of seats.
@@ -457,6 +458,14 @@ impl Game {
             buf: Vec::with_capacity(128),
             uid: NEXT_UID.fetch_add(1, Ordering::Relaxed),
         }
+    }
+
+    fn __copy__(&self) -> Game {
+        self.copy()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Game {
+        self.copy()
     }
 
     fn __repr__(&self) -> String {

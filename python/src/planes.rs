@@ -265,3 +265,40 @@ mod tests {
         assert_eq!(plane_names(6).len(), plane_count(6));
     }
 }
+
+#[cfg(test)]
+mod timing {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    #[ignore]
+    fn time_planes() {
+        let rules =
+            junqi_core::Rules::defaults(junqi_core::BoardKind::TwoPlayer, Mode::Dark).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        let pos = junqi_core::playout::random_position(rules, 30, &mut rng);
+        let hist = History::new(60);
+        let mut out = vec![0u8; plane_count(2) * 60];
+        let t = std::time::Instant::now();
+        let mut k = 0usize;
+        for _ in 0..1_000_000 {
+            for_each_one(&pos, &hist, 0, |i| {
+                out[i] = 1;
+                k += 1;
+            });
+        }
+        println!(
+            "planes {:?} per call, {} ones",
+            t.elapsed() / 1_000_000,
+            k / 1_000_000
+        );
+        let mut buf = Vec::new();
+        let t = std::time::Instant::now();
+        for _ in 0..1_000_000 {
+            buf.clear();
+            pos.legal_actions_into(&mut buf);
+        }
+        println!("legal {:?} per call", t.elapsed() / 1_000_000);
+    }
+}
