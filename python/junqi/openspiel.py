@@ -27,7 +27,7 @@ import json
 import numpy as np
 import pyspiel
 
-from . import Game, action_space_size, plane_names, square_names
+from . import Game, action_space_size
 
 K, M = 0x9E3779B97F4A7C15, (1 << 64) - 1
 
@@ -196,4 +196,4 @@ class JunqiObserver:
 
 pyspiel.register_game(_game_type(2), JunqiGame)
 
-__all__ = ["JunqiGame", "JunqiState", "plane_names", "square_names"]
+__all__ = ["JunqiGame", "JunqiState", "JunqiObserver"]

@@ -171,7 +171,7 @@ impl CoreBot for PolicyBot {
 }
 
 /// A side of a match: a bot spec or a Python callable.
-fn side(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<BotFactory> {
+fn side(x: &Bound<'_, PyAny>) -> PyResult<BotFactory> {
     if let Ok(s) = x.downcast::<PyString>() {
         return bot_by_spec(&s.to_cow()?).map_err(bad);
     }
@@ -185,7 +185,6 @@ fn side(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<BotFactory> {
         .and_then(|n| n.extract())
         .unwrap_or_else(|_| "python".into());
     let policy = Arc::new(x.clone().unbind());
-    let _ = py;
     Ok(Arc::new(move || {
         let policy = Python::with_gil(|py| policy.clone_ref(py));
         Box::new(PolicyBot {
@@ -224,7 +223,7 @@ pub fn arena(
         budget: budget_arg(budget)?,
         threads: threads.max(1),
     };
-    let (fa, fb) = (side(py, a)?, side(py, b)?);
+    let (fa, fb) = (side(a)?, side(b)?);
     let report = py.allow_threads(|| run_match(cfg, fa, fb));
     Ok(to_py(py, &report.to_json()))
 }

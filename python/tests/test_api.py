@@ -69,6 +69,15 @@ def test_same_seed_same_game_and_json_round_trip():
     assert d.plies == a.plies + 1
 
 
+def test_numpy_ids_are_actions():
+    g = junqi.Game(seed=2)
+    ids = np.flatnonzero(g.legal_action_mask())
+    assert g.action_text(ids[0]) in g.legal_actions()
+    g.step(ids[0])
+    g.step(np.int32(g.legal_action_ids()[0]))
+    assert g.plies == 2
+
+
 def test_options_are_applied():
     g = junqi.Game(options={"landmine": "both_die", "quiet_plies": 40})
     assert g.options["landmine"] == "both_die" and g.options["quiet_plies"] == 40
