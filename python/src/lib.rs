@@ -3,7 +3,8 @@
 //! The Python package `junqi` over the rules core (`junqi-core`) and the bots (`junqi-ai`),
 //! built with PyO3 as the extension module `junqi._junqi` and packaged by maturin
 //! (`pip install ./python`, an abi3 wheel for CPython 3.8 and later). The Python side
-//! (`python/junqi/`) re-exports these classes and adds the PettingZoo and Gymnasium wrappers.
+//! (`python/junqi/`) re-exports these classes and adds the PettingZoo, Gymnasium and OpenSpiel
+//! wrappers (`docs/python.md`).
 //!
 //! - [`game::Game`]: one game (board, mode, options; from a seed, a JSON position or a record):
 //!   legal actions as text and as ids, step, events, outcome, observations as the core's JSON
