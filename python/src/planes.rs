@@ -150,63 +150,56 @@ fn owner(pos: &Position, flip: bool, seat: Seat) -> Seat {
 
 /// Write the planes of `observer` in `pos` with history `hist` into `out` (length
 /// `plane_count(seats) · n`, overwritten entirely).
+///
+/// After the row is zeroed, every piece's planes are written unconditionally (a 0 where a fact
+/// does not hold): the facts vary from square to square in ways a branch predictor cannot
+/// learn, and stores are cheaper than mispredicted branches.
 pub fn write_planes(pos: &Position, hist: &History, observer: Seat, out: &mut [u8]) {
-    debug_assert_eq!(out.len(), plane_count(pos.seats()) * pos.topology().len());
-    out.fill(0);
-    for_each_one(pos, hist, observer, |i| out[i] = 1);
-}
-
-/// Call `one(i)` for every index `i` of the flattened `[C, n]` planes of `observer` that holds
-/// a 1 (some indices may come more than once). The planes are these ones and zeros elsewhere.
-pub fn for_each_one(pos: &Position, hist: &History, observer: Seat, mut one: impl FnMut(usize)) {
     let topo: &Topology = pos.topology();
     let n = topo.len();
     let seats = pos.seats();
+    assert_eq!(out.len(), plane_count(seats) * n);
+    out.fill(0);
     let flip = pos.rules().mode == Mode::Flip;
     let teams = pos.rules().teams();
-    let face_down_plane = 12 + PER_OTHER * (seats - 1);
+    let fd = 12 + PER_OTHER * (seats - 1);
     let who = Observer::Seat(observer);
-    for (sq, piece) in pos.pieces() {
+    for sq in topo.squares() {
         let i = sq.index();
+        let Some(piece) = pos.piece_at(sq) else {
+            continue;
+        };
         if piece.face_down {
-            one(face_down_plane * n + i);
+            out[fd * n + i] = 1;
             continue;
         }
         let seat = owner(pos, flip, piece.seat);
         let role = piece.role as usize;
-        if seat == observer {
-            one(role * n + i);
-            if pos.is_public(sq) {
-                one((face_down_plane + 5) * n + i);
-            }
+        let k = (seat as usize + seats - observer as usize) % seats;
+        if k == 0 {
+            out[role * n + i] = 1;
+            out[(fd + 5) * n + i] = pos.is_public(sq) as u8;
         } else {
-            let k = (seat as usize + seats - observer as usize) % seats;
             let base = 12 + PER_OTHER * (k - 1);
-            one(base * n + i);
-            if pos.identity_known(who, sq) {
-                one((base + 1 + role) * n + i);
-            }
+            out[base * n + i] = 1;
+            out[(base + 1 + role) * n + i] = pos.identity_known(who, sq) as u8;
         }
-        if hist.moved[i] {
-            one((face_down_plane + 1) * n + i);
-        }
-        if hist.won[i] {
-            one((face_down_plane + 2) * n + i);
-        }
+        out[(fd + 1) * n + i] = hist.moved[i] as u8;
+        out[(fd + 2) * n + i] = hist.won[i] as u8;
     }
     for k in 1..seats {
         let seat = ((observer as usize + k) % seats) as Seat;
         let base = 12 + PER_OTHER * (k - 1);
         if teams.same_team(seat, observer) {
-            ((base + 13) * n..(base + 14) * n).for_each(&mut one);
+            out[(base + 13) * n..(base + 14) * n].fill(1);
         }
         if pos.is_eliminated(seat) {
-            ((base + 14) * n..(base + 15) * n).for_each(&mut one);
+            out[(base + 14) * n..(base + 15) * n].fill(1);
         }
     }
     if let Some((from, to)) = hist.last {
-        one((face_down_plane + 3) * n + from.index());
-        one((face_down_plane + 4) * n + to.index());
+        out[(fd + 3) * n + from.index()] = 1;
+        out[(fd + 4) * n + to.index()] = 1;
     }
 }
 
@@ -283,10 +276,8 @@ mod timing {
         let t = std::time::Instant::now();
         let mut k = 0usize;
         for _ in 0..1_000_000 {
-            for_each_one(&pos, &hist, 0, |i| {
-                out[i] = 1;
-                k += 1;
-            });
+            write_planes(&pos, &hist, 0, &mut out);
+            k += out.iter().filter(|&&b| b == 1).count();
         }
         println!(
             "planes {:?} per call, {} ones",

@@ -18,9 +18,7 @@ struct Slot {
     rng: ChaCha8Rng,
     buf: Vec<Action>,
     events: Vec<junqi_core::Event>,
-    /// The indices set to 1 in this game's row of `obs` and of `mask`, cleared before the next
-    /// write: a step touches only what changes instead of every byte of the row.
-    obs_ones: Vec<u32>,
+    /// The ids set in this game's row of `mask`, cleared before the next write.
     mask_ones: Vec<u32>,
 }
 
@@ -49,7 +47,7 @@ struct Out<'a> {
 /// planes of the seat to move), `mask` (`bool [n, num_actions]`), `rewards` (`float32 [n,
 /// seats]`: ±1 for the game that just ended, 0 otherwise), `dones` (`bool [n]`) and `to_move`
 /// (`int64 [n]`) hold the new state. They are the same arrays every step, overwritten in place:
-/// copy them to keep them, and do not write into them (a step clears only the entries it set
+/// copy them to keep them, and do not write into `mask` (a step clears only the entries it set
 /// before; actions are checked against the referee's list, never against `mask`).
 #[pyclass(module = "junqi._junqi")]
 pub struct VecEnv {
@@ -67,20 +65,13 @@ pub struct VecEnv {
     to_move: Py<PyArray1<i64>>,
 }
 
-/// Write what a slot shows after a step or a reset. Only the ones of the last write are
-/// cleared (the rows are all zeros but for them), so the rows are not swept whole.
+/// Write what a slot shows after a step or a reset. Only the mask entries of the last write
+/// are cleared (a row of the mask is all zeros but for them), so the 3 660 bytes (two-player)
+/// of a mask row are not swept each step.
 fn write_slot(s: &mut Slot, with_obs: bool, obs: &mut [u8], mask: &mut [bool], to_move: &mut i64) {
     *to_move = s.pos.to_move() as i64;
     if with_obs {
-        for &i in &s.obs_ones {
-            obs[i as usize] = 0;
-        }
-        s.obs_ones.clear();
-        let ones = &mut s.obs_ones;
-        planes::for_each_one(&s.pos, &s.hist, s.pos.to_move(), |i| {
-            obs[i] = 1;
-            ones.push(i as u32);
-        });
+        planes::write_planes(&s.pos, &s.hist, s.pos.to_move(), obs);
     }
     for &i in &s.mask_ones {
         mask[i as usize] = false;
@@ -207,7 +198,6 @@ impl VecEnv {
                     rng,
                     buf: Vec::with_capacity(128),
                     events: Vec::with_capacity(8),
-                    obs_ones: Vec::with_capacity(256),
                     mask_ones: Vec::with_capacity(128),
                 }
             })
@@ -399,5 +389,76 @@ impl VecEnv {
             py,
             &junqi_core::json::position_to_json(&s.pos),
         ))
+    }
+}
+
+#[cfg(test)]
+mod timing {
+    use super::*;
+
+    /// The batch's step without Python, `N` games (default 1024):
+    /// `cargo test --release --lib -- --ignored --nocapture time_batch_step`.
+    #[test]
+    #[ignore]
+    fn time_batch_step() {
+        let rules =
+            Rules::defaults(junqi_core::BoardKind::TwoPlayer, junqi_core::Mode::Dark).unwrap();
+        let n: usize = std::env::var("N")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(1024);
+        let (squares, planes) = (60, planes::plane_count(2));
+        let actions = planes::action_count(squares);
+        let mut slots: Vec<Slot> = (0..n as u64)
+            .map(|i| {
+                let mut rng = ChaCha8Rng::seed_from_u64(i);
+                Slot {
+                    pos: Position::random_start(rules, &mut rng),
+                    hist: History::new(squares),
+                    rng,
+                    buf: Vec::new(),
+                    events: Vec::new(),
+                    mask_ones: Vec::new(),
+                }
+            })
+            .collect();
+        let mut obs = vec![0u8; n * planes * squares];
+        let mut mask = vec![false; n * actions];
+        let mut tm = 0i64;
+        for with_obs in [true, false] {
+            for (j, s) in slots.iter_mut().enumerate() {
+                let o = &mut obs[j * planes * squares..(j + 1) * planes * squares];
+                write_slot(
+                    s,
+                    with_obs,
+                    o,
+                    &mut mask[j * actions..(j + 1) * actions],
+                    &mut tm,
+                );
+            }
+            let t = std::time::Instant::now();
+            let rounds = 200;
+            for _ in 0..rounds {
+                for (j, s) in slots.iter_mut().enumerate() {
+                    let a = s.buf[s.rng.gen_range(0..s.buf.len())];
+                    s.events.clear();
+                    s.pos.play_unchecked(a, &mut s.events);
+                    s.hist.update(&s.events);
+                    if s.pos.is_over() {
+                        s.reset(rules);
+                    }
+                    let o = &mut obs[j * planes * squares..(j + 1) * planes * squares];
+                    write_slot(
+                        s,
+                        with_obs,
+                        o,
+                        &mut mask[j * actions..(j + 1) * actions],
+                        &mut tm,
+                    );
+                }
+            }
+            let per = t.elapsed() / (rounds * n as u32);
+            println!("with_obs {with_obs}: {per:?} per game step");
+        }
     }
 }
