@@ -1,0 +1,464 @@
+//! `junqi.VecEnv`: a batch of games stepped in Rust, numpy in and out.
+
+use crate::game::rewards_of;
+use crate::planes::{self, History};
+use crate::{bad, parse_rules};
+use junqi_core::{Action, Position, Rules};
+use numpy::{
+    PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods,
+};
+use pyo3::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// One game of the batch.
+struct Slot {
+    pos: Position,
+    hist: History,
+    rng: ChaCha8Rng,
+    buf: Vec<Action>,
+    events: Vec<junqi_core::Event>,
+    /// The ids set in this game's row of `mask`, cleared before the next write.
+    mask_ones: Vec<u32>,
+}
+
+impl Slot {
+    fn reset(&mut self, rules: Rules) {
+        self.pos = Position::random_start(rules, &mut self.rng);
+        self.hist.clear();
+    }
+}
+
+/// The per-game output slices of one chunk of the batch.
+struct Out<'a> {
+    obs: &'a mut [u8],
+    mask: &'a mut [bool],
+    rewards: &'a mut [f32],
+    dones: &'a mut [bool],
+    to_move: &'a mut [i64],
+}
+
+/// A batch of `n` games of one rule set, every seat played by the caller (self-play), stepped
+/// together in Rust. Each game starts from a random start drawn from its own ChaCha8 generator
+/// (game `i` seeded with `seed ^ i·0x9E3779B97F4A7C15`, as `junqi selfplay` seeds its game `i`)
+/// and restarts from the next draw of that generator as soon as it ends (auto-reset).
+///
+/// After `reset()` and every `step(actions)` the arrays `obs` (`uint8 [n, C, squares]`, the
+/// planes of the seat to move), `mask` (`bool [n, num_actions]`), `rewards` (`float32 [n,
+/// seats]`: ±1 for the game that just ended, 0 otherwise), `dones` (`bool [n]`) and `to_move`
+/// (`int64 [n]`) hold the new state. They are the same arrays every step, overwritten in place:
+/// copy them to keep them, and do not write into `mask` (a step clears only the entries it set
+/// before; actions are checked against the referee's list, never against `mask`).
+#[pyclass(module = "junqi._junqi")]
+pub struct VecEnv {
+    rules: Rules,
+    slots: Vec<Slot>,
+    threads: usize,
+    with_obs: bool,
+    squares: usize,
+    planes: usize,
+    actions: usize,
+    obs: Py<PyArray3<u8>>,
+    mask: Py<PyArray2<bool>>,
+    rewards: Py<PyArray2<f32>>,
+    dones: Py<PyArray1<bool>>,
+    to_move: Py<PyArray1<i64>>,
+}
+
+/// Write what a slot shows after a step or a reset. Only the mask entries of the last write
+/// are cleared (a row of the mask is all zeros but for them), so the 3 660 bytes (two-player)
+/// of a mask row are not swept each step.
+fn write_slot(s: &mut Slot, with_obs: bool, obs: &mut [u8], mask: &mut [bool], to_move: &mut i64) {
+    *to_move = s.pos.to_move() as i64;
+    if with_obs {
+        planes::write_planes(&s.pos, &s.hist, s.pos.to_move(), obs);
+    }
+    for &i in &s.mask_ones {
+        mask[i as usize] = false;
+    }
+    s.mask_ones.clear();
+    s.buf.clear();
+    s.pos.legal_actions_into(&mut s.buf);
+    let n = s.pos.topology().len();
+    for &a in &s.buf {
+        let id = planes::action_id(n, a);
+        mask[id] = true;
+        s.mask_ones.push(id as u32);
+    }
+}
+
+impl VecEnv {
+    /// Run `f` over every slot with its output slices, on `threads` threads.
+    fn for_chunks<F>(&mut self, py: Python<'_>, f: F)
+    where
+        F: Fn(usize, &mut Slot, Out<'_>) + Sync,
+    {
+        let (n, c, a) = (self.slots.len(), self.planes * self.squares, self.actions);
+        let seats = self.rules.seats();
+        let with_obs = self.with_obs;
+        let mut obs_rw = self.obs.bind(py).readwrite();
+        let mut mask_rw = self.mask.bind(py).readwrite();
+        let mut rew_rw = self.rewards.bind(py).readwrite();
+        let mut done_rw = self.dones.bind(py).readwrite();
+        let mut tm_rw = self.to_move.bind(py).readwrite();
+        let obs = obs_rw.as_slice_mut().unwrap();
+        let mask = mask_rw.as_slice_mut().unwrap();
+        let rewards = rew_rw.as_slice_mut().unwrap();
+        let dones = done_rw.as_slice_mut().unwrap();
+        let to_move = tm_rw.as_slice_mut().unwrap();
+        let slots = &mut self.slots;
+        let threads = self.threads.clamp(1, n.max(1));
+        let per = n.div_ceil(threads);
+        let f = &f;
+        py.allow_threads(move || {
+            let run = |first: usize,
+                       slots: &mut [Slot],
+                       obs: &mut [u8],
+                       mask: &mut [bool],
+                       rewards: &mut [f32],
+                       dones: &mut [bool],
+                       to_move: &mut [i64]| {
+                for (j, s) in slots.iter_mut().enumerate() {
+                    let o = if with_obs {
+                        &mut obs[j * c..(j + 1) * c]
+                    } else {
+                        &mut obs[0..0]
+                    };
+                    f(
+                        first + j,
+                        s,
+                        Out {
+                            obs: o,
+                            mask: &mut mask[j * a..(j + 1) * a],
+                            rewards: &mut rewards[j * seats..(j + 1) * seats],
+                            dones: &mut dones[j..j + 1],
+                            to_move: &mut to_move[j..j + 1],
+                        },
+                    );
+                }
+            };
+            if threads == 1 {
+                run(0, slots, obs, mask, rewards, dones, to_move);
+                return;
+            }
+            std::thread::scope(|scope| {
+                let mut slots = &mut slots[..];
+                let (mut obs, mut mask, mut rewards, mut dones, mut to_move) =
+                    (obs, mask, rewards, dones, to_move);
+                let mut first = 0;
+                while !slots.is_empty() {
+                    let k = per.min(slots.len());
+                    let (s0, s1) = slots.split_at_mut(k);
+                    let (o0, o1) = obs.split_at_mut(if with_obs { k * c } else { 0 });
+                    let (m0, m1) = mask.split_at_mut(k * a);
+                    let (r0, r1) = rewards.split_at_mut(k * seats);
+                    let (d0, d1) = dones.split_at_mut(k);
+                    let (t0, t1) = to_move.split_at_mut(k);
+                    let run = &run;
+                    scope.spawn(move || run(first, s0, o0, m0, r0, d0, t0));
+                    (slots, obs, mask, rewards, dones, to_move) = (s1, o1, m1, r1, d1, t1);
+                    first += k;
+                }
+            });
+        });
+    }
+}
+
+#[pymethods]
+impl VecEnv {
+    /// `VecEnv(n, board="two_player", mode="dark", options=None, seed=0, threads=1,
+    /// observations=True)`: `observations=False` skips the planes (`obs` is then empty) for
+    /// loops that need only masks and rewards.
+    #[new]
+    #[pyo3(signature = (n, board="two_player", mode="dark", options=None, seed=0, threads=1, observations=true))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        n: usize,
+        board: &str,
+        mode: &str,
+        options: Option<&Bound<'_, PyAny>>,
+        seed: u64,
+        threads: usize,
+        observations: bool,
+    ) -> PyResult<VecEnv> {
+        if n == 0 {
+            return Err(bad("a VecEnv needs at least one game"));
+        }
+        let rules = parse_rules(board, mode, options)?;
+        let squares = Position::empty(rules).topology().len();
+        let seats = rules.seats();
+        let slots = (0..n as u64)
+            .map(|i| {
+                let mut rng =
+                    ChaCha8Rng::seed_from_u64(seed ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+                Slot {
+                    pos: Position::random_start(rules, &mut rng),
+                    hist: History::new(squares),
+                    rng,
+                    buf: Vec::with_capacity(128),
+                    events: Vec::with_capacity(8),
+                    mask_ones: Vec::with_capacity(128),
+                }
+            })
+            .collect();
+        let planes = planes::plane_count(seats);
+        let actions = planes::action_count(squares);
+        let obs_n = if observations { n } else { 0 };
+        let mut env = VecEnv {
+            rules,
+            slots,
+            threads: threads.max(1),
+            with_obs: observations,
+            squares,
+            planes,
+            actions,
+            obs: PyArray3::<u8>::zeros(py, [obs_n, planes, squares], false).unbind(),
+            mask: PyArray2::<bool>::zeros(py, [n, actions], false).unbind(),
+            rewards: PyArray2::<f32>::zeros(py, [n, seats], false).unbind(),
+            dones: PyArray1::<bool>::zeros(py, n, false).unbind(),
+            to_move: PyArray1::<i64>::zeros(py, n, false).unbind(),
+        };
+        env.refresh(py);
+        Ok(env)
+    }
+
+    /// Number of games.
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// The size of the action-id space.
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.actions
+    }
+
+    /// Number of seats.
+    #[getter]
+    fn seats(&self) -> usize {
+        self.rules.seats()
+    }
+
+    /// The planes of the seat to move, `uint8 [n, C, squares]` (overwritten by every step).
+    #[getter]
+    fn obs(&self, py: Python<'_>) -> Py<PyArray3<u8>> {
+        self.obs.clone_ref(py)
+    }
+
+    /// The legal-action masks, `bool [n, num_actions]`.
+    #[getter]
+    fn mask(&self, py: Python<'_>) -> Py<PyArray2<bool>> {
+        self.mask.clone_ref(py)
+    }
+
+    /// Each seat's reward from the last step, `float32 [n, seats]`.
+    #[getter]
+    fn rewards(&self, py: Python<'_>) -> Py<PyArray2<f32>> {
+        self.rewards.clone_ref(py)
+    }
+
+    /// Which games ended in the last step (and were restarted), `bool [n]`.
+    #[getter]
+    fn dones(&self, py: Python<'_>) -> Py<PyArray1<bool>> {
+        self.dones.clone_ref(py)
+    }
+
+    /// The seat to move in each game, `int64 [n]`.
+    #[getter]
+    fn to_move(&self, py: Python<'_>) -> Py<PyArray1<i64>> {
+        self.to_move.clone_ref(py)
+    }
+
+    /// Restart every game from the next random start of its generator. Returns `(obs, mask)`.
+    #[allow(clippy::type_complexity)]
+    fn reset(&mut self, py: Python<'_>) -> (Py<PyArray3<u8>>, Py<PyArray2<bool>>) {
+        let rules = self.rules;
+        let with_obs = self.with_obs;
+        self.for_chunks(py, move |_, s, out| {
+            s.reset(rules);
+            out.rewards.fill(0.0);
+            out.dones[0] = false;
+            write_slot(s, with_obs, out.obs, out.mask, &mut out.to_move[0]);
+        });
+        (self.obs.clone_ref(py), self.mask.clone_ref(py))
+    }
+
+    fn refresh(&mut self, py: Python<'_>) {
+        let with_obs = self.with_obs;
+        self.for_chunks(py, move |_, s, out| {
+            write_slot(s, with_obs, out.obs, out.mask, &mut out.to_move[0]);
+        });
+    }
+
+    /// Step every game with one action id each (an integer array of `n`). Every action is
+    /// checked first: an illegal one raises `IllegalActionError` naming the game, and no game
+    /// moves. Returns `(obs, mask, rewards, dones)`; finished games restart at once.
+    #[allow(clippy::type_complexity)]
+    fn step(
+        &mut self,
+        py: Python<'_>,
+        actions: PyReadonlyArray1<'_, i64>,
+    ) -> PyResult<(
+        Py<PyArray3<u8>>,
+        Py<PyArray2<bool>>,
+        Py<PyArray2<f32>>,
+        Py<PyArray1<bool>>,
+    )> {
+        let n = self.slots.len();
+        if actions.len() != n {
+            return Err(bad(format!(
+                "step needs {n} action ids, got {}",
+                actions.len()
+            )));
+        }
+        let ids: Vec<i64> = actions.as_array().iter().copied().collect();
+        let squares = self.squares;
+        // Check every action against the referee's list (each slot's buffer holds the legal
+        // actions of its position since the last write), not against the numpy mask, which the
+        // caller may have changed.
+        for (i, &id) in ids.iter().enumerate() {
+            let action = usize::try_from(id)
+                .ok()
+                .and_then(|u| planes::action_of_id(squares, u));
+            let ok = action.is_some_and(|a| self.slots[i].buf.contains(&a));
+            if !ok {
+                let what = action
+                    .map(|a| junqi_core::action_to_text(self.slots[i].pos.topology(), a))
+                    .unwrap_or_else(|| "outside the action space".into());
+                let err = crate::IllegalActionError::new_err(format!(
+                    "game {i}: action id {id} ({what}) is not a legal action"
+                ));
+                let _ = err.value(py).setattr("code", "action.not_legal");
+                let _ = err.value(py).setattr("game", i);
+                return Err(err);
+            }
+        }
+        let rules = self.rules;
+        let with_obs = self.with_obs;
+        let seats = rules.seats();
+        let ids = &ids;
+        self.for_chunks(py, move |i, s, out| {
+            let a = planes::action_of_id(squares, ids[i] as usize).expect("checked");
+            s.events.clear();
+            s.pos.play_unchecked(a, &mut s.events);
+            s.hist.update(&s.events);
+            if s.pos.is_over() {
+                out.rewards
+                    .copy_from_slice(&rewards_of(s.pos.outcome(), seats));
+                out.dones[0] = true;
+                s.reset(rules);
+            } else {
+                out.rewards.fill(0.0);
+                out.dones[0] = false;
+            }
+            write_slot(s, with_obs, out.obs, out.mask, &mut out.to_move[0]);
+        });
+        Ok((
+            self.obs.clone_ref(py),
+            self.mask.clone_ref(py),
+            self.rewards.clone_ref(py),
+            self.dones.clone_ref(py),
+        ))
+    }
+
+    /// A uniformly random legal action id per game (drawn from each game's generator), as an
+    /// `int64` array of `n`.
+    fn sample_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        let squares = self.squares;
+        let out: Vec<i64> = self
+            .slots
+            .iter_mut()
+            .map(|s| {
+                // The buffer holds the position's legal actions (written with the mask).
+                let a = s.buf[s.rng.gen_range(0..s.buf.len())];
+                planes::action_id(squares, a) as i64
+            })
+            .collect();
+        PyArray1::from_vec(py, out)
+    }
+
+    /// The referee's position of game `i` as JSON (hidden identities included).
+    fn position_json(&self, py: Python<'_>, i: usize) -> PyResult<PyObject> {
+        let s = self
+            .slots
+            .get(i)
+            .ok_or_else(|| bad(format!("no game {i}")))?;
+        Ok(crate::to_py(
+            py,
+            &junqi_core::json::position_to_json(&s.pos),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod timing {
+    use super::*;
+
+    /// The batch's step without Python, `N` games (default 1024):
+    /// `cargo test --release --lib -- --ignored --nocapture time_batch_step`.
+    #[test]
+    #[ignore]
+    fn time_batch_step() {
+        let rules =
+            Rules::defaults(junqi_core::BoardKind::TwoPlayer, junqi_core::Mode::Dark).unwrap();
+        let n: usize = std::env::var("N")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(1024);
+        let (squares, planes) = (60, planes::plane_count(2));
+        let actions = planes::action_count(squares);
+        let mut slots: Vec<Slot> = (0..n as u64)
+            .map(|i| {
+                let mut rng = ChaCha8Rng::seed_from_u64(i);
+                Slot {
+                    pos: Position::random_start(rules, &mut rng),
+                    hist: History::new(squares),
+                    rng,
+                    buf: Vec::new(),
+                    events: Vec::new(),
+                    mask_ones: Vec::new(),
+                }
+            })
+            .collect();
+        let mut obs = vec![0u8; n * planes * squares];
+        let mut mask = vec![false; n * actions];
+        let mut tm = 0i64;
+        for with_obs in [true, false] {
+            for (j, s) in slots.iter_mut().enumerate() {
+                let o = &mut obs[j * planes * squares..(j + 1) * planes * squares];
+                write_slot(
+                    s,
+                    with_obs,
+                    o,
+                    &mut mask[j * actions..(j + 1) * actions],
+                    &mut tm,
+                );
+            }
+            let t = std::time::Instant::now();
+            let rounds = 200;
+            for _ in 0..rounds {
+                for (j, s) in slots.iter_mut().enumerate() {
+                    let a = s.buf[s.rng.gen_range(0..s.buf.len())];
+                    s.events.clear();
+                    s.pos.play_unchecked(a, &mut s.events);
+                    s.hist.update(&s.events);
+                    if s.pos.is_over() {
+                        s.reset(rules);
+                    }
+                    let o = &mut obs[j * planes * squares..(j + 1) * planes * squares];
+                    write_slot(
+                        s,
+                        with_obs,
+                        o,
+                        &mut mask[j * actions..(j + 1) * actions],
+                        &mut tm,
+                    );
+                }
+            }
+            let per = t.elapsed() / (rounds * n as u32);
+            println!("with_obs {with_obs}: {per:?} per game step");
+        }
+    }
+}
