@@ -4,7 +4,8 @@
 //!
 //! `cargo run --release -p junqi-ai --example movetime -- search heuristic six_player dark [games] [seed] [options-json]`
 //!
-//! e.g. `… six_player dark 2 1 '{"teams":"none"}'`. Prints per game and over all games the
+//! e.g. `… six_player dark 2 1 '{"teams":"none"}'`. `MOVETIME_BUDGET=ms:30` (or `nodes:N`)
+//! gives every bot that budget instead of the default (a bot's own level budget). Prints per game and over all games the
 //! number of timed decisions (those with more than one legal action: a bot answers a single
 //! legal action at once), their mean and their maximum.
 
@@ -28,6 +29,10 @@ fn main() {
     let opts = Options::from_json(board, mode, options.as_ref()).unwrap();
     let rules = Rules::new(board, mode, opts).unwrap();
     let (fa, fb) = (bot_by_spec(a).unwrap(), bot_by_spec(b).unwrap());
+    let budget = match std::env::var("MOVETIME_BUDGET") {
+        Ok(b) => junqi_ai::engine::parse_budget(&b).unwrap(),
+        Err(_) => Budget::default(),
+    };
     let mut all: Vec<f64> = Vec::new();
     for g in 0..games {
         // Game 2g of a match: the first bot on team 0.
@@ -55,7 +60,7 @@ fn main() {
             let seat = pos.to_move();
             let obs = pos.observe(Observer::Seat(seat));
             let start = Instant::now();
-            let action = bots[seat as usize].choose(&obs, Budget::default()).unwrap();
+            let action = bots[seat as usize].choose(&obs, budget).unwrap();
             let t = start.elapsed().as_secs_f64();
             if first.contains(&seat) && obs.legal_actions.len() > 1 {
                 times.push(t);

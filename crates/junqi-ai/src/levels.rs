@@ -5,7 +5,7 @@
 //! |---|---|---|---|---|---|
 //! | 入门 | `beginner` | the one-ply heuristic | — | — | instant |
 //! | 普通 | `normal` | the levels' search ([`SearchConfig::LEVEL`]) | 190 000 nodes | 160 ms | two-player 0.154 / 0.161 s, six-player 0.162 / 0.176 s |
-//! | 高手 | `expert` | the levels' search | 600 000 nodes | 450 ms | not measured |
+//! | 高手 | `expert` | the levels' search | 600 000 nodes | 450 ms | two-player 0.452 / 0.455 s (one game, 19 decisions, the machine loaded by two other jobs: the cap set the time) |
 //! | 大师 | `master` | the levels' search | 1 500 000 nodes | 850 ms | six-player 0.853 / 0.891 s; two-player (cap 950 ms, before the cap was checked inside a world) 0.973 / 1.048 s |
 //!
 //! Think times: `cargo run --release -p junqi-ai --example movetime -- master heuristic

@@ -66,7 +66,17 @@ pub struct SearchConfig {
     /// played in the sampled world. Off: the enemy answers every sampled world as if it saw
     /// our identities.
     pub blind_replies: bool,
+    /// Racing at the root (0: off): once every root action has been searched in
+    /// [`RACE_MIN_WORLDS`] worlds, an action stops being searched when, paired world by world
+    /// with the current leader, its deficit (search value plus weighted heuristic score) is
+    /// more than `prune` standard errors of that difference. The worlds sampled afterwards
+    /// are spent on the actions still in the race, so that a budget buys more worlds where
+    /// the choice is close instead of confirming that a blunder is a blunder.
+    pub prune: f64,
 }
+
+/// Worlds every root action is searched in before racing may drop it ([`SearchConfig::prune`]).
+pub const RACE_MIN_WORLDS: u32 = 4;
 
 impl SearchConfig {
     /// The standard level: about 100 ms per two-player move on one core.
@@ -80,6 +90,7 @@ impl SearchConfig {
         time_cap: None,
         clip: 0.0,
         blind_replies: false,
+        prune: 0.0,
     };
     /// The playing levels' search (see [`crate::Level`]): the standard search with the root's
     /// tactical pricing from what the seat knows ([`root_adjustments`]).
@@ -102,6 +113,7 @@ impl SearchConfig {
         time_cap: None,
         clip: 0.0,
         blind_replies: false,
+        prune: 0.0,
     };
 }
 
@@ -598,6 +610,88 @@ impl SearchBot {
     }
 }
 
+/// The root's race ([`SearchConfig::prune`]): which actions are still searched, and each
+/// world's (squashed) values, for the paired comparison with the leader.
+struct Race {
+    prune: f64,
+    /// Whether each root action is still searched.
+    active: Vec<bool>,
+    /// Per world, the value of each action searched there (NaN: not searched).
+    history: Vec<Vec<f64>>,
+}
+
+impl Race {
+    fn new(n: usize, prune: f64) -> Race {
+        Race {
+            prune,
+            active: vec![true; n],
+            history: Vec::new(),
+        }
+    }
+
+    /// Take one world's values (and the actions' weighted heuristic scores, `h`) and drop the
+    /// actions that have clearly lost to the leader.
+    fn world(&mut self, values: &[(usize, f64)], h: &[f64]) {
+        if self.prune <= 0.0 {
+            return;
+        }
+        let mut row = vec![f64::NAN; self.active.len()];
+        for &(i, v) in values {
+            row[i] = v;
+        }
+        self.history.push(row);
+        if self.history.len() < RACE_MIN_WORLDS as usize {
+            return;
+        }
+        let mean = |i: usize| {
+            let (s, n) = self
+                .history
+                .iter()
+                .filter(|r| !r[i].is_nan())
+                .fold((0.0, 0u32), |(s, n), r| (s + r[i], n + 1));
+            if n == 0 {
+                f64::NEG_INFINITY
+            } else {
+                s / n as f64 + h[i]
+            }
+        };
+        let live: Vec<usize> = (0..self.active.len()).filter(|&i| self.active[i]).collect();
+        let Some(&leader) = live.iter().max_by(|&&a, &&b| mean(a).total_cmp(&mean(b))) else {
+            return;
+        };
+        let mut left = live.len();
+        for &i in &live {
+            if i == leader || left <= 2 {
+                continue;
+            }
+            // Paired differences over the worlds where both were searched: the same world
+            // weighs on both alike, so the difference is far less noisy than either mean.
+            let d: Vec<f64> = self
+                .history
+                .iter()
+                .filter(|r| !r[i].is_nan() && !r[leader].is_nan())
+                .map(|r| r[leader] - r[i])
+                .collect();
+            if d.len() < RACE_MIN_WORLDS as usize {
+                continue;
+            }
+            let n = d.len() as f64;
+            let m = d.iter().sum::<f64>() / n + h[leader] - h[i];
+            let var = d
+                .iter()
+                .map(|x| (x - (m - h[leader] + h[i])).powi(2))
+                .sum::<f64>()
+                / (n - 1.0);
+            // A floor on the spread: identical values in a few worlds prove little.
+            let se = (var.max(1.0) / n).sqrt();
+            if m > self.prune * se {
+                self.active[i] = false;
+                left -= 1;
+            }
+        }
+    }
+}
+
 /// Deepest iteration of the deepening search.
 const MAX_DEPTH: u32 = 12;
 
@@ -729,6 +823,12 @@ impl Bot for SearchBot {
         self.aborted = false;
         self.stop_at = deadline.map(|d| (u64::MAX, Some(start + d)));
         let mut values: Vec<(usize, f64)> = Vec::with_capacity(actions.len());
+        let hw = self.cfg.heuristic_weight;
+        let h_of: Vec<f64> = actions
+            .iter()
+            .map(|&a| hw * heur.iter().find(|x| x.0 == a).map_or(0.0, |x| x.1))
+            .collect();
+        let mut race = Race::new(actions.len(), self.cfg.prune);
         while worlds < max_worlds
             && self.nodes < max_nodes
             && deadline.is_none_or(|d| start.elapsed() < d)
@@ -748,7 +848,7 @@ impl Bot for SearchBot {
             values.clear();
             let view_seed: u64 = rng.gen();
             for (i, &a) in actions.iter().enumerate() {
-                if !legal.contains(&a) {
+                if !race.active[i] || !legal.contains(&a) {
                     continue;
                 }
                 let mut next = world.clone();
@@ -784,14 +884,14 @@ impl Bot for SearchBot {
                 break;
             }
             let clip = self.cfg.clip;
-            for &(i, v) in &values {
-                sum[i] += if clip > 0.0 {
-                    clip * (v / clip).tanh()
-                } else {
-                    v
-                };
-                cnt[i] += 1;
+            for (i, v) in values.iter_mut() {
+                if clip > 0.0 {
+                    *v = clip * (*v / clip).tanh();
+                }
+                sum[*i] += *v;
+                cnt[*i] += 1;
             }
+            race.world(&values, &h_of);
         }
         self.stop_at = None;
         self.aborted = false;
@@ -823,6 +923,55 @@ impl Bot for SearchBot {
 mod tests {
     use super::*;
     use junqi_core::text::position_from_text;
+
+    #[test]
+    fn racing_drops_a_clearly_worse_root_action_and_keeps_two() {
+        // Four actions over worlds whose values move together (the world's luck) while action 3
+        // is always 8 worse than the leader, action 2 only a little worse with noise.
+        let h = [0.0, 0.0, 0.0, 0.0];
+        let mut race = Race::new(4, 2.0);
+        let mut off = Race::new(4, 0.0);
+        for w in 0..12 {
+            let luck = [5.0, -7.0, 3.0, 11.0, -2.0, 0.0][w % 6];
+            let noise = if w % 2 == 0 { 1.5 } else { -1.5 };
+            let vals = [
+                (0, luck),
+                (1, luck - 0.2 + noise),
+                (2, luck - 0.5 - noise),
+                (3, luck - 8.0),
+            ];
+            let searched: Vec<(usize, f64)> = vals
+                .iter()
+                .copied()
+                .filter(|&(i, _)| race.active[i])
+                .collect();
+            race.world(&searched, &h);
+            off.world(&vals, &h);
+            if w + 1 < RACE_MIN_WORLDS as usize {
+                assert!(
+                    race.active.iter().all(|&a| a),
+                    "no action dropped before the minimum"
+                );
+            }
+        }
+        assert!(
+            !race.active[3],
+            "the action 8 worse in every world is dropped"
+        );
+        assert!(race.active[0], "the leader stays");
+        assert!(race.active.iter().filter(|&&a| a).count() >= 2);
+        assert!(off.active.iter().all(|&a| a), "prune = 0 drops nothing");
+        // The heuristic's score counts in the race: a bonus of 10 keeps action 3 ahead.
+        let mut race = Race::new(2, 2.0);
+        for _ in 0..8 {
+            race.world(&[(0, 1.0), (1, -7.0)], &[0.0, 10.0]);
+        }
+        assert_eq!(
+            race.active,
+            vec![true, true],
+            "two actions are never raced down to one"
+        );
+    }
 
     #[test]
     fn below_the_root_the_flips_are_one_action_that_reveals_nothing() {
