@@ -6,6 +6,7 @@
 // (桥头) marked, camps as circles. render.js calls drawLandSeaAir from its static layer and
 // keeps everything else (pieces, highlights, pointer input) common to every board.
 import { t } from './i18n.js';
+import { el, edgeLines } from './svg.js';
 
 /** Layout in board units: 9 columns of 64, 15 rows of 46 (a phone shows tiles of ~36 px). */
 export const LSA_LAYOUT = { cx: 64, cy: 46, m: 24, tileW: 56, tileH: 32, font: 15, camp: 18 };
@@ -15,9 +16,9 @@ export const ARM_GLYPH = { land: '陆', sea: '海', air: '空' };
 
 /**
  * Draw the static board into `root`: `g` is render.js's Geometry (positions `g.pos(name)`,
- * `g.at(file, rank)`), `el(name, attrs, parent)` makes an SVG element, `tints` the seat tints.
+ * `g.at(file, rank)`), `tints` the seat tints.
  */
-export function drawLandSeaAir(g, root, el, tints) {
+export function drawLandSeaAir(g, root, tints) {
   const L = g.L;
   const topo = g.topo;
   const box = (names, pad) => {
@@ -58,19 +59,9 @@ export function drawLandSeaAir(g, root, el, tints) {
     }
   }
   // Sea lanes: thin lines joining the sea squares a ship sails along.
-  const lanes = el('g', { class: 'lanes' }, root);
-  for (const [a, b] of topo.seaEdges) {
-    const [x1, y1] = g.pos(a);
-    const [x2, y2] = g.pos(b);
-    el('line', { x1, y1, x2, y2, class: 'sea-lane' }, lanes);
-  }
+  edgeLines(g, el('g', { class: 'lanes' }, root), topo.seaEdges, 'sea-lane');
   // Roads, rails (with ties), as on the 军棋 boards.
-  const roads = el('g', { class: 'roads' }, root);
-  for (const [a, b] of topo.roadEdges) {
-    const [x1, y1] = g.pos(a);
-    const [x2, y2] = g.pos(b);
-    el('line', { x1, y1, x2, y2, class: 'road' }, roads);
-  }
+  edgeLines(g, el('g', { class: 'roads' }, root), topo.roadEdges, 'road');
   const rails = el('g', { class: 'rails' }, root);
   for (const cls of ['rail', 'rail-ties']) {
     for (const [a, b] of topo.railEdges) {

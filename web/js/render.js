@@ -14,8 +14,7 @@ import { starPoint, starTurn, armPoint, rotatePoint } from './star.js';
 import { roleName, rank } from './roles.js';
 import { t, getLang, seatName } from './i18n.js';
 import { LSA_LAYOUT, ARM_GLYPH, drawLandSeaAir } from './lsa-render.js';
-
-const NS = 'http://www.w3.org/2000/svg';
+import { el, edgeLines } from './svg.js';
 
 // Seat colours: the four-player colours of South, East, North, West are kept by the three
 // seats of the three-player board (the same arms); the six-player board adds purple and black,
@@ -57,13 +56,6 @@ export const LAYOUT = {
 const LABEL_COL = { left: -1.6, right: 5.6 };
 const LABEL_SIDE = { three_player: ['right', 'left', 'left'] };
 const LABEL_ROW = 4.5;
-
-function el(name, attrs = {}, parent = null) {
-  const e = document.createElementNS(NS, name);
-  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) e.setAttribute(k, v);
-  if (parent) parent.appendChild(e);
-  return e;
-}
 
 const round = (v) => Math.round(v * 100) / 100;
 
@@ -333,7 +325,7 @@ export class BoardView {
     const root = el('g', { class: 'static' }, this.svg);
     el('rect', { x: 0, y: 0, width: g.width, height: g.height, rx: 14, class: 'board-bg' }, root);
     if (board === 'land_sea_air') {
-      drawLandSeaAir(g, root, el, TINTS[board]);
+      drawLandSeaAir(g, root, TINTS[board]);
       return;
     }
     // Territory tints.
@@ -368,12 +360,7 @@ export class BoardView {
     }
     if (board === 'two_player') this.drawMountain(root);
     // Roads, then rails.
-    const roads = el('g', { class: 'roads' }, root);
-    for (const [a, b] of topo.roadEdges) {
-      const [x1, y1] = g.pos(a);
-      const [x2, y2] = g.pos(b);
-      el('line', { x1, y1, x2, y2, class: 'road' }, roads);
-    }
+    edgeLines(g, el('g', { class: 'roads' }, root), topo.roadEdges, 'road');
     const rails = el('g', { class: 'rails' }, root);
     const arcs = new Set((topo.arcs || []).map(([a, b]) => `${a}-${b}`));
     const [mx, my] = g.middle();
