@@ -25,7 +25,9 @@ pub mod combat;
 pub mod deploy;
 pub mod movegen;
 pub mod pieces;
+pub mod playout;
 pub mod position;
+pub mod view;
 
 pub use board::{Board, Line, LineKind, Local, Side, Square, SquareSet, SquareType};
 pub use combat::{can_meet, resolve, CombatOptions, CombatRule, Combatant, Outcome};
@@ -36,3 +38,4 @@ pub use position::{
     AttackKind, CampProtects, Event, Events, FortStrike, IllegalAction, Options, Piece, Position,
     SetupError, Status, Step,
 };
+pub use view::{events_for, role_visible, Mode, Observer, View, ViewPiece};
