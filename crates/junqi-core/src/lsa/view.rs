@@ -325,13 +325,11 @@ mod tests {
                 Event::Scout {
                     from,
                     at,
-                    shot_down,
+                    shot_down: true,
                     ..
                 } => {
-                    if shot_down {
-                        self.announced.remove(&from);
-                        self.announced.insert(at);
-                    }
+                    self.announced.remove(&from);
+                    self.announced.insert(at);
                 }
                 Event::FlagRevealed { at, .. } => {
                     self.announced.insert(at);
