@@ -39,7 +39,7 @@ pub fn random_plies(
             break;
         }
         let a = buf[rng.gen_range(0..buf.len())];
-        pos.apply(a).expect("a generated action is legal");
+        pos.apply_legal(a);
     }
     pos.plies() - start
 }
@@ -69,7 +69,7 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
         .iter()
         .map(|a| {
             let mut next = pos.clone();
-            next.apply(a).expect("a generated action is legal");
+            next.apply_legal(a);
             perft(&next, depth - 1)
         })
         .sum()

@@ -813,6 +813,21 @@ impl Position {
     /// count the ply, end the game or pass the turn. An illegal action changes nothing.
     pub fn apply(&mut self, action: Action) -> Result<Step, IllegalAction> {
         self.check(action)?;
+        self.resolve_step(action)
+    }
+
+    /// [`Position::apply`] for an action known to be legal (one of [`Position::legal_actions`]
+    /// of this position), without checking it again: for playouts and searches, which would
+    /// otherwise generate the acting piece's actions twice. Checked in debug builds; an
+    /// illegal action here is a bug of the caller and may leave the position inconsistent.
+    pub fn apply_legal(&mut self, action: Action) -> Step {
+        debug_assert_eq!(self.check(action), Ok(()), "{action} is not legal");
+        self.resolve_step(action)
+            .expect("a legal action always has a combat rule")
+    }
+
+    /// The step of a checked action.
+    fn resolve_step(&mut self, action: Action) -> Result<Step, IllegalAction> {
         let side = self.to_move;
         let mut events = Events::new();
         let (from, to) = (action.from(), action.to());
