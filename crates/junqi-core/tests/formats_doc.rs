@@ -137,6 +137,16 @@ fn every_example_in_the_formats_doc_is_right() {
                     assert_eq!(r.to_json(), v, "{at}: not what Record::to_json writes");
                 }
             }
+            "junqi-lsa-position" => {
+                let (mode, p) = junqi_core::lsa::json::position_from_json_str(&b.body)
+                    .unwrap_or_else(|e| panic!("{at}: {e}"));
+                let v: Value = serde_json::from_str(&b.body).unwrap();
+                assert_eq!(
+                    junqi_core::lsa::json::position_to_json(mode, &p),
+                    v,
+                    "{at}: not what lsa::json::position_to_json writes"
+                );
+            }
             other => panic!("{at}: unknown example kind {other}"),
         }
     }

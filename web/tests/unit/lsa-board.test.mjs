@@ -1,7 +1,11 @@
 // The land-sea-air board of the web client (web/js/lsa-board.js) against every count and
-// list LANDSEAAIR.md §2 and §3 state.
+// list LANDSEAAIR.md §2 and §3 state, and its moves against `junqi rules legal` (JUNQI_BIN).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import { lsaTopology, lsaLocal, lsaArm } from '../../js/lsa-board.js';
 
 const t = lsaTopology();
@@ -78,4 +82,107 @@ test('deployment squares of §3', () => {
   assert.equal(lsaArm('cruiser'), 'sea');
   assert.equal(lsaArm('scout_plane'), 'air');
   assert.equal(lsaArm('trap'), 'land');
+});
+
+// The JS geometry against the Rust move generator: a lone piece on each square of an empty
+// board — a major (steps and straight rail slides of at most rail_max = 3 edges), an engineer
+// (rail paths of at most 3 edges, turning), a destroyer (sailing along the sea lines) and a
+// fighter (flights along the air lines, never onto the enemy's empty airfield) — must reach
+// exactly the squares `junqi rules legal` lists. No move passes a bridgehead (§4.3).
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const BIN = process.env.JUNQI_BIN || path.resolve(here, '../../../target/debug/junqi');
+const RAIL_MAX = 3;
+
+function rustLegal(positions) {
+  const input = positions.map((p) => JSON.stringify(p)).join('\n') + '\n';
+  const r = spawnSync(BIN, ['rules', 'legal'], { input, encoding: 'utf8', maxBuffer: 1 << 26 });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+}
+
+const bridgehead = (n) => t.get(n).kind === 'bridgehead';
+
+function slideTargets(from) {
+  const out = new Set(t.stepAdj.get(from));
+  for (const line of t.lines) {
+    const i = line.indexOf(from);
+    if (i < 0) continue;
+    for (const dir of [-1, 1]) {
+      for (let k = 1; k <= RAIL_MAX; k++) {
+        const n = line[i + dir * k];
+        if (n === undefined) break;
+        out.add(n);
+        if (bridgehead(n)) break;
+      }
+    }
+  }
+  return out;
+}
+
+function engineerTargets(from) {
+  const out = new Set(t.stepAdj.get(from));
+  if (!t.get(from).rail) return out;
+  let frontier = [from];
+  const seen = new Set([from]);
+  for (let d = 1; d <= RAIL_MAX; d++) {
+    const next = [];
+    for (const a of frontier) {
+      if (a !== from && bridgehead(a)) continue;
+      for (const b of t.railAdj.get(a)) {
+        if (seen.has(b)) continue;
+        seen.add(b);
+        out.add(b);
+        next.push(b);
+      }
+    }
+    frontier = next;
+  }
+  return out;
+}
+
+function lineTargets(lines, from, stop) {
+  const out = new Set();
+  for (const line of lines) {
+    const i = line.indexOf(from);
+    if (i < 0) continue;
+    for (const dir of [-1, 1]) {
+      for (let j = i + dir; j >= 0 && j < line.length; j += dir) if (stop(line[j])) out.add(line[j]);
+    }
+  }
+  return out;
+}
+
+const sailTargets = (from) => lineTargets(t.seaLines, from, () => true);
+// A South fighter may stop on its own airfields but not on North's (a15, i15).
+const flightTargets = (from) => lineTargets(t.airLines, from, (n) => !(t.get(n).kind === 'airfield' && t.get(n).seat === 1));
+
+test('moves of a lone piece on every square match `junqi rules legal`', { skip: !existsSync(BIN) && `no ${BIN}` }, () => {
+  const cases = [];
+  for (const s of sq) {
+    if (s.land) {
+      cases.push(['major', s.name, slideTargets(s.name)]);
+      cases.push(['engineer', s.name, engineerTargets(s.name)]);
+    }
+    if (s.sea) cases.push(['destroyer', s.name, sailTargets(s.name)]);
+    if (s.air) cases.push(['fighter', s.name, flightTargets(s.name)]);
+  }
+  const positions = cases.map(([role, at]) => ({
+    board: 'land_sea_air', mode: 'dark', to_move: 0, pieces: [{ at, seat: 0, role }],
+  }));
+  const answers = rustLegal(positions);
+  assert.equal(answers.length, cases.length);
+  let checked = 0;
+  cases.forEach(([role, at, want], i) => {
+    const a = answers[i];
+    assert.ok(a.actions, `${role} on ${at}: ${JSON.stringify(a)}`);
+    const got = a.actions.map((x) => {
+      const [f, to] = x.split('-');
+      assert.equal(f, at, x);
+      return to;
+    }).sort();
+    assert.deepEqual(got, [...want].sort(), `${role} on ${at}`);
+    checked += 1;
+  });
+  assert.ok(checked > 300, `${checked} cases`);
 });

@@ -2,7 +2,8 @@
 //! `LANDSEAAIR.md`, a two-player hidden-information derivative of 军棋 with a land army, a navy
 //! and an air force on a 9 × 15 board whose halves are joined by two iron bridges across a sea.
 //!
-//! What is here, self-contained (nothing else in the crate uses it yet):
+//! What is here, self-contained (the rest of the crate does not use it; the `junqi` command line
+//! does):
 //! - [`board`](crate::lsa::board): the board of §2 — square types, road and rail edges, sea and landing edges,
 //!   strike squares, rail, sea and air lines, local coordinates, square names;
 //! - [`pieces`](crate::lsa::pieces): the arms and roles of §1, their classes and strengths, the landed-ship
@@ -13,19 +14,26 @@
 //!   layout, seeded random legal layouts;
 //! - [`position`](crate::lsa::position): the referee's full state (§7, §9 options that change play) and its step
 //!   [`Position::apply`](crate::lsa::Position::apply) with the events of §10.3 in a small enum, the ends of §7;
-//! - [`movegen`](crate::lsa::movegen): the actions of §4 into a fixed-capacity [`ActionList`](crate::lsa::ActionList) (no heap).
+//! - [`movegen`](crate::lsa::movegen): the actions of §4 into a fixed-capacity [`ActionList`](crate::lsa::ActionList) (no heap);
+//! - [`view`](crate::lsa::view): what each observer may see (§6): a seat's or a spectator's
+//!   [`View`](crate::lsa::View) of the board and the events each one receives;
+//! - [`notation`](crate::lsa::notation): actions in text (§10.1), resolved against a position;
+//! - [`json`](crate::lsa::json): the rule options of §9, positions and views (§10.2), events
+//!   (§10.3) and game-step results (`RULES.md` §11.2) as JSON;
+//! - [`playout`](crate::lsa::playout): random starts, random playouts and perft.
 //!
-//! What is not here yet: the views and the visibility rules of §6 (what each seat is told; the
-//! events already mark the one private event), the table rules (resignation, draw offers,
-//! clocks), the option names and values as text (§9), and the interchange formats (§10:
-//! action text parsing, position JSON, event JSON).
+//! What is not here yet: the table rules (resignation, draw offers, clocks) and game records.
 
 pub mod board;
 pub mod combat;
 pub mod deploy;
+pub mod json;
 pub mod movegen;
+pub mod notation;
 pub mod pieces;
+pub mod playout;
 pub mod position;
+pub mod view;
 
 pub use board::{Board, Line, LineKind, Local, Side, Square, SquareSet, SquareType};
 pub use combat::{can_meet, resolve, CombatOptions, CombatRule, Combatant, Outcome};
@@ -36,3 +44,4 @@ pub use position::{
     AttackKind, CampProtects, Event, Events, FortStrike, IllegalAction, Options, Piece, Position,
     SetupError, Status, Step,
 };
+pub use view::{events_for, role_visible, Mode, Observer, View, ViewPiece};

@@ -600,6 +600,41 @@ impl Position {
         self.fort_struck[side as usize] = struck;
     }
 
+    /// Set the counters of a position read from the interchange form (§10.2): plies played,
+    /// plies since the last removal, and each side's skips.
+    pub fn set_counters(&mut self, plies: u32, quiet_plies: u32, skips: [u8; 2]) {
+        self.plies = plies;
+        self.quiet_plies = quiet_plies;
+        self.skips = skips;
+    }
+
+    /// End the game with `side` eliminated for `reason` (a position read from the interchange
+    /// form whose `eliminated` names a side): the other side has won.
+    pub fn set_eliminated(&mut self, side: Side, reason: EliminationReason) {
+        self.status = Status::Won {
+            winner: side.other(),
+            reason,
+        };
+    }
+
+    /// Mark a side's flag square as announced (§7: after its marshal's loss), as the step
+    /// does; for positions read from the interchange form, which do not list announcements.
+    /// Nothing happens if the side has no flag on the board.
+    pub fn reveal_flag(&mut self, side: Side) {
+        let flag = self.occ[side as usize]
+            .iter()
+            .find(|&s| self.at(s).is_some_and(|q| q.role() == Role::Flag));
+        if let Some(at) = flag {
+            self.flag_revealed[side as usize] = true;
+            self.announced.insert(at);
+        }
+    }
+
+    /// The legal actions' existence for `side` (whether it would be blocked on its turn).
+    pub fn can_act(&self, side: Side) -> bool {
+        self.has_action(side)
+    }
+
     fn put(&mut self, sq: Square, p: Piece) {
         self.cells[sq.index()] = Some(p);
         self.occ[p.side as usize].insert(sq);
@@ -778,6 +813,21 @@ impl Position {
     /// count the ply, end the game or pass the turn. An illegal action changes nothing.
     pub fn apply(&mut self, action: Action) -> Result<Step, IllegalAction> {
         self.check(action)?;
+        self.resolve_step(action)
+    }
+
+    /// [`Position::apply`] for an action known to be legal (one of [`Position::legal_actions`]
+    /// of this position), without checking it again: for playouts and searches, which would
+    /// otherwise generate the acting piece's actions twice. Checked in debug builds; an
+    /// illegal action here is a bug of the caller and may leave the position inconsistent.
+    pub fn apply_legal(&mut self, action: Action) -> Step {
+        debug_assert_eq!(self.check(action), Ok(()), "{action} is not legal");
+        self.resolve_step(action)
+            .expect("a legal action always has a combat rule")
+    }
+
+    /// The step of a checked action.
+    fn resolve_step(&mut self, action: Action) -> Result<Step, IllegalAction> {
         let side = self.to_move;
         let mut events = Events::new();
         let (from, to) = (action.from(), action.to());

@@ -1,6 +1,7 @@
 pub mod arena;
 pub mod engine;
 pub mod loadtest;
+pub mod lsa;
 pub mod perft;
 pub mod play;
 pub mod rules;

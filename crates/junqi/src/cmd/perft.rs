@@ -13,8 +13,16 @@ pub struct Args {
     /// Depth in plies.
     #[arg(long)]
     depth: u32,
-    /// A file holding the JSON position (RULES §11.1); standard input if absent.
+    /// A file holding the JSON position (RULES §11.1; LANDSEAAIR §10.2 for land_sea_air);
+    /// standard input if absent.
     position: Option<std::path::PathBuf>,
+    /// `land_sea_air`: count on that board; without a position file, from a random start
+    /// (random deployments from --seed) instead of reading standard input.
+    #[arg(long)]
+    board: Option<String>,
+    /// Seed of the random start (with --board land_sea_air and no position file).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
     /// Also print the count below each first action.
     #[arg(long)]
     divide: bool,
@@ -22,6 +30,18 @@ pub struct Args {
 
 /// Run the command.
 pub fn run(a: Args) -> Result<()> {
+    let lsa_board = match a.board.as_deref() {
+        None => false,
+        Some(super::lsa::BOARD) => true,
+        Some(other) => anyhow::bail!(
+            "--board {other}: perft reads the board from the position; --board is for {} only",
+            super::lsa::BOARD
+        ),
+    };
+    if lsa_board && a.position.is_none() {
+        let pos = super::lsa::perft_position(None, a.seed)?;
+        return super::lsa::run_perft(&pos, a.depth, a.divide);
+    }
     let text = match &a.position {
         Some(p) => {
             std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?
@@ -33,6 +53,10 @@ pub fn run(a: Args) -> Result<()> {
         }
     };
     let v: serde_json::Value = serde_json::from_str(&text).context("the position is not JSON")?;
+    if lsa_board || super::lsa::is_lsa(&v) {
+        let pos = super::lsa::perft_position(Some(&text), a.seed)?;
+        return super::lsa::run_perft(&pos, a.depth, a.divide);
+    }
     let pos = position_from_json(&v).map_err(anyhow::Error::msg)?;
     let start = Instant::now();
     let total = if a.divide && a.depth > 0 {

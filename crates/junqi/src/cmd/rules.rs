@@ -13,7 +13,7 @@ use std::io::{BufRead, Write};
 /// `junqi rules` subcommands.
 #[derive(clap::Subcommand, Debug)]
 pub enum RulesCommand {
-    /// Read JSON positions (RULES §11.1), one per line; write `{"actions": [...]}` per line.
+    /// Read JSON positions (RULES §11.1, or LANDSEAAIR §10.2 for board land_sea_air), one per line; write `{"actions": [...]}` per line.
     Legal,
     /// Read `{"position": {...}, "action": "a2-a6"}` lines; write the step result (§11.2) per line.
     Apply,
@@ -25,6 +25,9 @@ pub fn legal_line(line: &str) -> Value {
         Ok(v) => v,
         Err(e) => return json!({"error": format!("not JSON: {e}")}),
     };
+    if super::lsa::is_lsa(&v) {
+        return super::lsa::legal(&v);
+    }
     match position_from_json(&v) {
         Ok(pos) => {
             let t = pos.topology();
@@ -57,6 +60,9 @@ pub fn apply_line(line: &str) -> Value {
     let Some(text) = obj.get("action").and_then(Value::as_str) else {
         return json!({"error": "missing field action (a string such as \"a2-a6\" or \"flip b3\")"});
     };
+    if super::lsa::is_lsa(p) {
+        return super::lsa::apply(p, text);
+    }
     let mut pos = match position_from_json(p) {
         Ok(p) => p,
         Err(e) => return json!({ "error": format!("position: {e}") }),

@@ -6,7 +6,7 @@ use junqi_core::{BoardKind, Mode, Options, Rules};
 /// Board, mode and rule options from the command line.
 #[derive(clap::Args, Debug, Clone)]
 pub struct RulesArgs {
-    /// two_player, three_player, four_player or six_player.
+    /// two_player, three_player, four_player, six_player or land_sea_air (selfplay and perft).
     #[arg(long, default_value = "two_player")]
     pub board: String,
     /// dark, open, half_open (four- and six-player, with teams) or flip (two-player).

@@ -76,6 +76,17 @@ fn run_games(rules: Rules, seed: u64, first: u64, count: u64) -> Tally {
 
 /// Run the command.
 pub fn run(a: Args) -> Result<()> {
+    if a.rules.board == super::lsa::BOARD {
+        return super::lsa::run_selfplay(super::lsa::SelfPlay {
+            mode: &a.rules.mode,
+            options: a.rules.options.as_deref(),
+            teams: a.rules.teams.as_deref(),
+            games: a.games,
+            seed: a.seed,
+            threads: a.threads,
+            json: a.json,
+        });
+    }
     let rules = a.rules.rules()?;
     if a.threads == 0 {
         bail!("--threads must be at least 1");

@@ -1,0 +1,277 @@
+//! The land-sea-air board (`land_sea_air`, LANDSEAAIR.md) in the command-line tool: `rules
+//! legal`, `rules apply`, `perft` and `selfplay` hand positions and games of that board here
+//! (they dispatch on the position's `"board"` or on `--board`), and the answers have the same
+//! shapes as for the 军棋 boards.
+
+use anyhow::{bail, Result};
+use junqi_core::lsa::json::{options_from_json, position_from_json, step_result_json};
+use junqi_core::lsa::notation::action_from_text;
+use junqi_core::lsa::playout::{perft, random_playout, random_start};
+use junqi_core::lsa::{ActionList, Mode, Observer, Options, Position, Status};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+/// The board name.
+pub const BOARD: &str = junqi_core::lsa::board::BOARD_NAME;
+
+/// Whether a JSON position names the land-sea-air board.
+pub fn is_lsa(position: &Value) -> bool {
+    position.get("board").and_then(Value::as_str) == Some(BOARD)
+}
+
+/// The answer to one `rules legal` line holding a land-sea-air position.
+pub fn legal(v: &Value) -> Value {
+    match position_from_json(v) {
+        Ok((_, pos)) => {
+            let actions: Vec<String> = pos.legal_actions().iter().map(|a| a.to_string()).collect();
+            json!({ "actions": actions })
+        }
+        Err(e) => json!({ "error": e }),
+    }
+}
+
+/// The answer to one `rules apply` line holding a land-sea-air position: the step result of
+/// RULES §11.2 as the referee sees it (the full next position, every event).
+pub fn apply(position: &Value, text: &str) -> Value {
+    let (mode, mut pos) = match position_from_json(position) {
+        Ok(p) => p,
+        Err(e) => return json!({ "error": format!("position: {e}") }),
+    };
+    let action = match action_from_text(&pos, text) {
+        Ok(a) => a,
+        Err(e) => return json!({ "error": format!("illegal action {}: {e}", text.trim()) }),
+    };
+    match pos.apply(action) {
+        Ok(step) => step_result_json(mode, &pos, step.events.as_slice(), Observer::Referee),
+        Err(e) => json!({ "error": format!("illegal action {}: {e}", text.trim()) }),
+    }
+}
+
+/// `junqi perft` on a land-sea-air position: prints the divide lines if asked, then
+/// `perft <depth> <count>`, and the speed on standard error.
+pub fn run_perft(pos: &Position, depth: u32, divide: bool) -> Result<()> {
+    let start = Instant::now();
+    let total = if divide && depth > 0 {
+        let mut total = 0;
+        for act in pos.legal_actions().iter() {
+            let mut next = pos.clone();
+            next.apply(act).map_err(|e| anyhow::anyhow!("{e}"))?;
+            let n = perft(&next, depth - 1);
+            println!("{act} {n}");
+            total += n;
+        }
+        total
+    } else {
+        perft(pos, depth)
+    };
+    let secs = start.elapsed().as_secs_f64();
+    println!("perft {depth} {total}");
+    eprintln!(
+        "{:.3} s, {:.0} nodes/s",
+        secs,
+        total as f64 / secs.max(1e-9)
+    );
+    Ok(())
+}
+
+/// The position `junqi perft` counts from: the JSON text given, or, when none is given, a
+/// random start from `seed` (random legal deployments of the options' piece set).
+pub fn perft_position(text: Option<&str>, seed: u64) -> Result<Position> {
+    match text {
+        Some(t) => {
+            let v: Value = serde_json::from_str(t)
+                .map_err(|e| anyhow::anyhow!("the position is not JSON: {e}"))?;
+            if !is_lsa(&v) {
+                bail!("--board {BOARD}: the position's board is {}", v["board"]);
+            }
+            position_from_json(&v)
+                .map(|(_, p)| p)
+                .map_err(anyhow::Error::msg)
+        }
+        None => Ok(random_start(
+            Options::default(),
+            &mut ChaCha8Rng::seed_from_u64(seed),
+        )),
+    }
+}
+
+/// The mode and options of `--mode` and `--options` (and `--teams`, an option §9 accepts and
+/// ignores) for the land-sea-air board.
+pub fn rules(mode: &str, options: Option<&str>, teams: Option<&str>) -> Result<(Mode, Options)> {
+    let mode = Mode::from_name(mode).map_err(anyhow::Error::msg)?;
+    let mut json = match options {
+        Some(s) => serde_json::from_str::<Value>(s)
+            .map_err(|e| anyhow::anyhow!("--options is not JSON: {e}"))?,
+        None => json!({}),
+    };
+    if let (Some(t), Value::Object(m)) = (teams, &mut json) {
+        m.insert("teams".into(), t.into());
+    }
+    let opts = options_from_json(Some(&json)).map_err(anyhow::Error::msg)?;
+    Ok((mode, opts))
+}
+
+fn reason_label(s: Status) -> &'static str {
+    match s {
+        Status::Won { reason, .. } => reason.name(),
+        Status::Drawn(r) => r.name(),
+        Status::Playing => "unfinished",
+    }
+}
+
+#[derive(Default)]
+struct Tally {
+    games: u64,
+    plies: u64,
+    results: BTreeMap<&'static str, u64>,
+}
+
+fn run_games(opts: Options, seed: u64, first: u64, count: u64) -> Tally {
+    let mut t = Tally::default();
+    let mut buf = ActionList::new();
+    for g in first..first + count {
+        // One generator per game, so results do not depend on the thread split.
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ g.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let mut pos = random_start(opts, &mut rng);
+        let (status, plies) = random_playout(&mut pos, &mut rng, &mut buf);
+        t.games += 1;
+        t.plies += plies as u64;
+        *t.results.entry(reason_label(status)).or_default() += 1;
+    }
+    t
+}
+
+/// Settings of `junqi selfplay --board land_sea_air`.
+pub struct SelfPlay<'a> {
+    /// `--mode`.
+    pub mode: &'a str,
+    /// `--options`.
+    pub options: Option<&'a str>,
+    /// `--teams` (accepted and ignored, as §9 has it).
+    pub teams: Option<&'a str>,
+    /// `--games`.
+    pub games: u64,
+    /// `--seed`.
+    pub seed: u64,
+    /// `--threads`.
+    pub threads: usize,
+    /// `--json`.
+    pub json: bool,
+}
+
+/// `junqi selfplay --board land_sea_air`: uniform-random legal play from random deployments,
+/// printed as for the 军棋 boards.
+pub fn run_selfplay(a: SelfPlay<'_>) -> Result<()> {
+    let (mode, opts) = rules(a.mode, a.options, a.teams)?;
+    if a.threads == 0 {
+        bail!("--threads must be at least 1");
+    }
+    let start = Instant::now();
+    let threads = a.threads as u64;
+    let per = a.games / threads;
+    let tally = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|i| {
+                let count = if i == threads - 1 {
+                    a.games - per * (threads - 1)
+                } else {
+                    per
+                };
+                let seed = a.seed;
+                s.spawn(move || run_games(opts, seed, i * per, count))
+            })
+            .collect();
+        let mut total = Tally::default();
+        for h in handles {
+            let t = h.join().expect("worker");
+            total.games += t.games;
+            total.plies += t.plies;
+            for (k, v) in t.results {
+                *total.results.entry(k).or_default() += v;
+            }
+        }
+        total
+    });
+    let secs = start.elapsed().as_secs_f64();
+    let pps = tally.plies as f64 / secs.max(1e-9);
+    if a.json {
+        println!(
+            "{}",
+            json!({
+                "board": BOARD, "mode": mode.name(), "threads": a.threads, "seed": a.seed,
+                "games": tally.games, "plies": tally.plies, "seconds": secs, "plies_per_sec": pps,
+                "results": tally.results,
+            })
+        );
+    } else {
+        println!(
+            "board {BOARD} mode {} seed {} threads {}",
+            mode.name(),
+            a.seed,
+            a.threads
+        );
+        println!(
+            "games {}  plies {}  ({:.1} per game)",
+            tally.games,
+            tally.plies,
+            tally.plies as f64 / tally.games.max(1) as f64
+        );
+        println!("seconds {secs:.3}  plies/s {pps:.0}");
+        for (k, v) in &tally.results {
+            println!("  {k:<18} {v}");
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const POS: &str = r#"{"board":"land_sea_air","mode":"dark","to_move":0,"pieces":[{"at":"e1","seat":0,"role":"flag"},{"at":"e6","seat":0,"role":"fort"},{"at":"c9","seat":0,"role":"battleship"},{"at":"e7","seat":1,"role":"destroyer"},{"at":"c10","seat":1,"role":"major"},{"at":"e15","seat":1,"role":"flag"}]}"#;
+
+    #[test]
+    fn lsa_legal_and_apply() {
+        let v: Value = serde_json::from_str(POS).unwrap();
+        assert!(is_lsa(&v));
+        let l = legal(&v);
+        let acts: Vec<&str> = l["actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a.as_str().unwrap())
+            .collect();
+        assert!(
+            acts.contains(&"e6-e7") && acts.contains(&"c9-c10"),
+            "{acts:?}"
+        );
+        let r = apply(&v, "e6-e7");
+        assert_eq!(
+            r["events"][0],
+            json!({"kind": "attack", "seat": 0, "from": "e6", "to": "e7", "result": "attacker_wins", "strike": true})
+        );
+        assert_eq!(r["position"]["fort_struck"], json!([true, false]));
+        assert!(r["outcome"].is_null());
+        let r = apply(&v, "c9-c10");
+        assert_eq!(r["events"][0]["landing"], true);
+        let e = apply(&v, "e6-e5");
+        assert!(e["error"].as_str().unwrap().contains("illegal"), "{e}");
+        let bad: Value = serde_json::from_str(&POS.replace("\"dark\"", "\"flip\"")).unwrap();
+        assert!(legal(&bad)["error"]
+            .as_str()
+            .unwrap()
+            .contains("dark or open"));
+    }
+
+    #[test]
+    fn lsa_rules_from_flags() {
+        let (m, o) = rules("open", Some(r#"{"rail_max":0}"#), Some("none")).unwrap();
+        assert_eq!((m, o.rail_max), (Mode::Open, 0));
+        assert!(rules("flip", None, None).is_err());
+        assert!(rules("dark", Some(r#"{"fog":1}"#), None).is_err());
+        assert!(rules("dark", None, Some("pairs")).is_err());
+    }
+}
