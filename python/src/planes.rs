@@ -148,6 +148,45 @@ fn owner(pos: &Position, flip: bool, seat: Seat) -> Seat {
     }
 }
 
+/// Write the square-by-square planes of the piece on `sq` (everything but the row-wide
+/// `teammate`, `eliminated`, `last_from` and `last_to` planes) into `out`, whose column `sq`
+/// must be zero in those planes.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+fn write_square(
+    pos: &Position,
+    hist: &History,
+    observer: Seat,
+    flip: bool,
+    seats: usize,
+    n: usize,
+    sq: Square,
+    out: &mut [u8],
+) {
+    let i = sq.index();
+    let fd = 12 + PER_OTHER * (seats - 1);
+    let Some(piece) = pos.piece_at(sq) else {
+        return;
+    };
+    if piece.face_down {
+        out[fd * n + i] = 1;
+        return;
+    }
+    let seat = owner(pos, flip, piece.seat);
+    let role = piece.role as usize;
+    let k = (seat as usize + seats - observer as usize) % seats;
+    if k == 0 {
+        out[role * n + i] = 1;
+        out[(fd + 5) * n + i] = pos.is_public(sq) as u8;
+    } else {
+        let base = 12 + PER_OTHER * (k - 1);
+        out[base * n + i] = 1;
+        out[(base + 1 + role) * n + i] = pos.identity_known(Observer::Seat(observer), sq) as u8;
+    }
+    out[(fd + 1) * n + i] = hist.moved[i] as u8;
+    out[(fd + 2) * n + i] = hist.won[i] as u8;
+}
+
 /// Write the planes of `observer` in `pos` with history `hist` into `out` (length
 /// `plane_count(seats) · n`, overwritten entirely).
 ///
@@ -163,29 +202,8 @@ pub fn write_planes(pos: &Position, hist: &History, observer: Seat, out: &mut [u
     let flip = pos.rules().mode == Mode::Flip;
     let teams = pos.rules().teams();
     let fd = 12 + PER_OTHER * (seats - 1);
-    let who = Observer::Seat(observer);
     for sq in topo.squares() {
-        let i = sq.index();
-        let Some(piece) = pos.piece_at(sq) else {
-            continue;
-        };
-        if piece.face_down {
-            out[fd * n + i] = 1;
-            continue;
-        }
-        let seat = owner(pos, flip, piece.seat);
-        let role = piece.role as usize;
-        let k = (seat as usize + seats - observer as usize) % seats;
-        if k == 0 {
-            out[role * n + i] = 1;
-            out[(fd + 5) * n + i] = pos.is_public(sq) as u8;
-        } else {
-            let base = 12 + PER_OTHER * (k - 1);
-            out[base * n + i] = 1;
-            out[(base + 1 + role) * n + i] = pos.identity_known(who, sq) as u8;
-        }
-        out[(fd + 1) * n + i] = hist.moved[i] as u8;
-        out[(fd + 2) * n + i] = hist.won[i] as u8;
+        write_square(pos, hist, observer, flip, seats, n, sq, out);
     }
     for k in 1..seats {
         let seat = ((observer as usize + k) % seats) as Seat;
@@ -196,6 +214,69 @@ pub fn write_planes(pos: &Position, hist: &History, observer: Seat, out: &mut [u
         if pos.is_eliminated(seat) {
             out[(base + 14) * n..(base + 15) * n].fill(1);
         }
+    }
+    if let Some((from, to)) = hist.last {
+        out[(fd + 3) * n + from.index()] = 1;
+        out[(fd + 4) * n + to.index()] = 1;
+    }
+}
+
+/// The squares whose planes one step's announcements may have changed, if the step changed
+/// nothing else (only moves, attacks other than a flag's capture, flips and skipped turns):
+/// `None` when the planes must be written afresh (colours settled, a flag revealed or captured,
+/// a defender scouted, a seat eliminated: facts that reach beyond the squares of the action).
+pub fn touched_squares(events: &[Event], out: &mut Vec<Square>) -> bool {
+    out.clear();
+    for e in events {
+        match *e {
+            Event::Move { from, to, .. } => out.extend([from, to]),
+            Event::Attack {
+                from, to, result, ..
+            } if result != AttackResult::FlagCaptured => out.extend([from, to]),
+            Event::Flip { at, .. } => out.push(at),
+            Event::Skipped { .. } => {}
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// Bring the planes `out` of `observer`, last written for the position before a step whose
+/// last action was `old_last`, up to date after the step, given the squares the step touched
+/// ([`touched_squares`] returned true): only those columns and the `last_from`/`last_to`
+/// planes are rewritten. The result equals [`write_planes`] of the new position.
+pub fn update_planes(
+    pos: &Position,
+    hist: &History,
+    observer: Seat,
+    touched: &[Square],
+    old_last: Option<(Square, Square)>,
+    out: &mut [u8],
+) {
+    let n = pos.topology().len();
+    let seats = pos.seats();
+    debug_assert_eq!(out.len(), plane_count(seats) * n);
+    let flip = pos.rules().mode == Mode::Flip;
+    let fd = 12 + PER_OTHER * (seats - 1);
+    for &sq in touched {
+        let i = sq.index();
+        for p in 0..12 {
+            out[p * n + i] = 0;
+        }
+        for k in 1..seats {
+            let base = 12 + PER_OTHER * (k - 1);
+            for p in base..base + 13 {
+                out[p * n + i] = 0;
+            }
+        }
+        for p in [fd, fd + 1, fd + 2, fd + 5] {
+            out[p * n + i] = 0;
+        }
+        write_square(pos, hist, observer, flip, seats, n, sq, out);
+    }
+    if let Some((from, to)) = old_last {
+        out[(fd + 3) * n + from.index()] = 0;
+        out[(fd + 4) * n + to.index()] = 0;
     }
     if let Some((from, to)) = hist.last {
         out[(fd + 3) * n + from.index()] = 1;

@@ -20,6 +20,11 @@ struct Slot {
     events: Vec<junqi_core::Event>,
     /// The ids set in this game's row of `mask`, cleared before the next write.
     mask_ones: Vec<u32>,
+    /// The planes of every seat (`seats · C · squares`, empty without observations), kept up
+    /// to date square by square; the row of `obs` is a copy of the seat to move's.
+    views: Vec<u8>,
+    /// The squares the last step touched.
+    touched: Vec<junqi_core::Square>,
 }
 
 impl Slot {
@@ -65,13 +70,46 @@ pub struct VecEnv {
     to_move: Py<PyArray1<i64>>,
 }
 
+/// How the planes of a slot are brought up to date.
+#[derive(Clone, Copy)]
+enum Planes {
+    /// Written afresh for every seat (a reset, or a step whose effects reach beyond its
+    /// squares).
+    Fresh,
+    /// Only the squares in `Slot::touched` changed; the last action before the step.
+    Touched(Option<(junqi_core::Square, junqi_core::Square)>),
+}
+
 /// Write what a slot shows after a step or a reset. Only the mask entries of the last write
 /// are cleared (a row of the mask is all zeros but for them), so the 3 660 bytes (two-player)
-/// of a mask row are not swept each step.
-fn write_slot(s: &mut Slot, with_obs: bool, obs: &mut [u8], mask: &mut [bool], to_move: &mut i64) {
+/// of a mask row are not swept each step. The planes of every seat are kept in the slot and
+/// updated only at the squares a step touched (the same planes as a fresh write: the tests
+/// check it); the seat to move's are copied out.
+fn write_slot(
+    s: &mut Slot,
+    with_obs: bool,
+    how: Planes,
+    obs: &mut [u8],
+    mask: &mut [bool],
+    to_move: &mut i64,
+) {
     *to_move = s.pos.to_move() as i64;
     if with_obs {
-        planes::write_planes(&s.pos, &s.hist, s.pos.to_move(), obs);
+        let c = obs.len();
+        let seats = s.pos.seats();
+        if s.views.len() != seats * c {
+            s.views = vec![0; seats * c];
+        }
+        for (seat, view) in s.views.chunks_exact_mut(c).enumerate() {
+            match how {
+                Planes::Fresh => planes::write_planes(&s.pos, &s.hist, seat as u8, view),
+                Planes::Touched(old_last) => {
+                    planes::update_planes(&s.pos, &s.hist, seat as u8, &s.touched, old_last, view)
+                }
+            }
+        }
+        let m = s.pos.to_move() as usize;
+        obs.copy_from_slice(&s.views[m * c..(m + 1) * c]);
     }
     for &i in &s.mask_ones {
         mask[i as usize] = false;
@@ -199,6 +237,8 @@ impl VecEnv {
                     buf: Vec::with_capacity(128),
                     events: Vec::with_capacity(8),
                     mask_ones: Vec::with_capacity(128),
+                    views: Vec::new(),
+                    touched: Vec::with_capacity(4),
                 }
             })
             .collect();
@@ -280,7 +320,14 @@ impl VecEnv {
             s.reset(rules);
             out.rewards.fill(0.0);
             out.dones[0] = false;
-            write_slot(s, with_obs, out.obs, out.mask, &mut out.to_move[0]);
+            write_slot(
+                s,
+                with_obs,
+                Planes::Fresh,
+                out.obs,
+                out.mask,
+                &mut out.to_move[0],
+            );
         });
         (self.obs.clone_ref(py), self.mask.clone_ref(py))
     }
@@ -288,7 +335,14 @@ impl VecEnv {
     fn refresh(&mut self, py: Python<'_>) {
         let with_obs = self.with_obs;
         self.for_chunks(py, move |_, s, out| {
-            write_slot(s, with_obs, out.obs, out.mask, &mut out.to_move[0]);
+            write_slot(
+                s,
+                with_obs,
+                Planes::Fresh,
+                out.obs,
+                out.mask,
+                &mut out.to_move[0],
+            );
         });
     }
 
@@ -341,19 +395,26 @@ impl VecEnv {
         let ids = &ids;
         self.for_chunks(py, move |i, s, out| {
             let a = planes::action_of_id(squares, ids[i] as usize).expect("checked");
+            let old_last = s.hist.last;
             s.events.clear();
             s.pos.play_unchecked(a, &mut s.events);
             s.hist.update(&s.events);
+            let mut how = if planes::touched_squares(&s.events, &mut s.touched) {
+                Planes::Touched(old_last)
+            } else {
+                Planes::Fresh
+            };
             if s.pos.is_over() {
                 out.rewards
                     .copy_from_slice(&rewards_of(s.pos.outcome(), seats));
                 out.dones[0] = true;
                 s.reset(rules);
+                how = Planes::Fresh;
             } else {
                 out.rewards.fill(0.0);
                 out.dones[0] = false;
             }
-            write_slot(s, with_obs, out.obs, out.mask, &mut out.to_move[0]);
+            write_slot(s, with_obs, how, out.obs, out.mask, &mut out.to_move[0]);
         });
         Ok((
             self.obs.clone_ref(py),
@@ -419,6 +480,8 @@ mod timing {
                     buf: Vec::new(),
                     events: Vec::new(),
                     mask_ones: Vec::new(),
+                    views: Vec::new(),
+                    touched: Vec::new(),
                 }
             })
             .collect();
@@ -431,6 +494,7 @@ mod timing {
                 write_slot(
                     s,
                     with_obs,
+                    Planes::Fresh,
                     o,
                     &mut mask[j * actions..(j + 1) * actions],
                     &mut tm,
@@ -441,16 +505,24 @@ mod timing {
             for _ in 0..rounds {
                 for (j, s) in slots.iter_mut().enumerate() {
                     let a = s.buf[s.rng.gen_range(0..s.buf.len())];
+                    let old_last = s.hist.last;
                     s.events.clear();
                     s.pos.play_unchecked(a, &mut s.events);
                     s.hist.update(&s.events);
+                    let mut how = if planes::touched_squares(&s.events, &mut s.touched) {
+                        Planes::Touched(old_last)
+                    } else {
+                        Planes::Fresh
+                    };
                     if s.pos.is_over() {
                         s.reset(rules);
+                        how = Planes::Fresh;
                     }
                     let o = &mut obs[j * planes * squares..(j + 1) * planes * squares];
                     write_slot(
                         s,
                         with_obs,
+                        how,
                         o,
                         &mut mask[j * actions..(j + 1) * actions],
                         &mut tm,
