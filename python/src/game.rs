@@ -437,6 +437,7 @@ impl Game {
     /// planes as `observation_planes(seat)`, and an `int8` mask of `num_actions` with ones on
     /// the legal action ids if `active` and `seat` is to move in a game not over (all zeros
     /// otherwise).
+    #[allow(clippy::type_complexity)]
     fn observe_with_mask<'py>(
         &mut self,
         py: Python<'py>,

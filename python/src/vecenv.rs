@@ -20,8 +20,9 @@ struct Slot {
     events: Vec<junqi_core::Event>,
     /// The ids set in this game's row of `mask`, cleared before the next write.
     mask_ones: Vec<u32>,
-    /// The planes of every seat (`seats · C · squares`, empty without observations), kept up
-    /// to date square by square; the row of `obs` is a copy of the seat to move's.
+    /// Two-player: the planes of both seats (`2 · C · squares`; empty without observations and
+    /// with more seats), kept up to date square by square; the row of `obs` is a copy of the
+    /// seat to move's.
     views: Vec<u8>,
     /// The squares the last step touched.
     touched: Vec<junqi_core::Square>,
@@ -80,11 +81,16 @@ enum Planes {
     Touched(Option<(junqi_core::Square, junqi_core::Square)>),
 }
 
+/// The most seats for which a slot keeps every seat's planes and updates them square by square.
+/// Beyond two the views cost more than they save: four-player, 4 × 63 × 129 bytes a game (33 MB
+/// for 1 024 games) fall out of the caches, and the to-move's planes are written afresh.
+const INCREMENTAL_SEATS: usize = 2;
+
 /// Write what a slot shows after a step or a reset. Only the mask entries of the last write
 /// are cleared (a row of the mask is all zeros but for them), so the 3 660 bytes (two-player)
-/// of a mask row are not swept each step. The planes of every seat are kept in the slot and
-/// updated only at the squares a step touched (the same planes as a fresh write: the tests
-/// check it); the seat to move's are copied out.
+/// of a mask row are not swept each step. Two-player, the planes of both seats are kept in the
+/// slot and updated only at the squares a step touched (the same planes as a fresh write: the
+/// tests check it); the seat to move's are copied out.
 fn write_slot(
     s: &mut Slot,
     with_obs: bool,
@@ -94,7 +100,9 @@ fn write_slot(
     to_move: &mut i64,
 ) {
     *to_move = s.pos.to_move() as i64;
-    if with_obs {
+    if with_obs && s.pos.seats() > INCREMENTAL_SEATS {
+        planes::write_planes(&s.pos, &s.hist, s.pos.to_move(), obs);
+    } else if with_obs {
         let c = obs.len();
         let seats = s.pos.seats();
         if s.views.len() != seats * c {
@@ -438,6 +446,43 @@ impl VecEnv {
             })
             .collect();
         PyArray1::from_vec(py, out)
+    }
+
+    /// The legal action ids of the games `games` (an integer array; default every game), flat:
+    /// `(game, id)`, two `int64` arrays with one entry per legal action, grouped by game in the
+    /// order of `games` (each game's ids in the referee's order). The same facts as the rows of
+    /// `mask`, without scanning them.
+    #[pyo3(signature = (games=None))]
+    #[allow(clippy::type_complexity)]
+    fn legal_action_ids<'py>(
+        &self,
+        py: Python<'py>,
+        games: Option<PyReadonlyArray1<'_, i64>>,
+    ) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>)> {
+        let n = self.slots.len();
+        let list: Vec<usize> = match &games {
+            None => (0..n).collect(),
+            Some(g) => g
+                .as_array()
+                .iter()
+                .map(|&i| {
+                    usize::try_from(i)
+                        .ok()
+                        .filter(|&u| u < n)
+                        .ok_or_else(|| bad(format!("no game {i}")))
+                })
+                .collect::<PyResult<_>>()?,
+        };
+        let total: usize = list.iter().map(|&i| self.slots[i].buf.len()).sum();
+        let (mut gs, mut ids) = (Vec::with_capacity(total), Vec::with_capacity(total));
+        for &i in &list {
+            // The buffer holds the position's legal actions (written with the mask).
+            for &a in &self.slots[i].buf {
+                gs.push(i as i64);
+                ids.push(planes::action_id(self.squares, a) as i64);
+            }
+        }
+        Ok((PyArray1::from_vec(py, gs), PyArray1::from_vec(py, ids)))
     }
 
     /// The referee's position of game `i` as JSON (hidden identities included).
