@@ -151,7 +151,7 @@ fn owner(pos: &Position, flip: bool, seat: Seat) -> Seat {
 /// Write the square-by-square planes of the piece on `sq` (everything but the row-wide
 /// `teammate`, `eliminated`, `last_from` and `last_to` planes) into `out`, whose column `sq`
 /// must be zero in those planes.
-#[inline]
+#[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn write_square(
     pos: &Position,
