@@ -118,3 +118,18 @@ def test_incremental_planes_equal_fresh_planes(board, mode, options):
             else:
                 games[i].step_fast(int(acts[i]))
     assert restarts > 0
+
+
+def test_legal_action_ids_are_the_mask():
+    env = junqi.VecEnv(8, board="three_player", seed=4)
+    for _ in range(50):
+        games, ids = env.legal_action_ids()
+        rows, cols = np.nonzero(env.mask)
+        assert sorted(zip(games.tolist(), ids.tolist())) == sorted(zip(rows.tolist(), cols.tolist()))
+        some = np.array([5, 2])
+        g, i = env.legal_action_ids(some)
+        assert g.tolist() == [5] * int(env.mask[5].sum()) + [2] * int(env.mask[2].sum())
+        assert env.mask[g, i].all()
+        env.step(env.sample_actions())
+    with pytest.raises(junqi.JunqiError):
+        env.legal_action_ids(np.array([8]))
