@@ -150,10 +150,11 @@ fn owner(pos: &Position, flip: bool, seat: Seat) -> Seat {
 
 /// Write the square-by-square planes of the piece on `sq` (everything but the row-wide
 /// `teammate`, `eliminated`, `last_from` and `last_to` planes) into `out`, whose column `sq`
-/// must be zero in those planes.
+/// must be zero in those planes; or, with `CLEAR`, zero every entry that write sets (so the
+/// column is all zeros again in those planes, given the same position and history).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn write_square(
+fn write_square<const CLEAR: bool>(
     pos: &Position,
     hist: &History,
     observer: Seat,
@@ -168,23 +169,25 @@ fn write_square(
     let Some(piece) = pos.piece_at(sq) else {
         return;
     };
+    let one = !CLEAR as u8;
     if piece.face_down {
-        out[fd * n + i] = 1;
+        out[fd * n + i] = one;
         return;
     }
     let seat = owner(pos, flip, piece.seat);
     let role = piece.role as usize;
     let k = (seat as usize + seats - observer as usize) % seats;
     if k == 0 {
-        out[role * n + i] = 1;
-        out[(fd + 5) * n + i] = pos.is_public(sq) as u8;
+        out[role * n + i] = one;
+        out[(fd + 5) * n + i] = one & pos.is_public(sq) as u8;
     } else {
         let base = 12 + PER_OTHER * (k - 1);
-        out[base * n + i] = 1;
-        out[(base + 1 + role) * n + i] = pos.identity_known(Observer::Seat(observer), sq) as u8;
+        out[base * n + i] = one;
+        out[(base + 1 + role) * n + i] =
+            one & pos.identity_known(Observer::Seat(observer), sq) as u8;
     }
-    out[(fd + 1) * n + i] = hist.moved[i] as u8;
-    out[(fd + 2) * n + i] = hist.won[i] as u8;
+    out[(fd + 1) * n + i] = one & hist.moved[i] as u8;
+    out[(fd + 2) * n + i] = one & hist.won[i] as u8;
 }
 
 /// Write the planes of `observer` in `pos` with history `hist` into `out` (length
@@ -203,7 +206,7 @@ pub fn write_planes(pos: &Position, hist: &History, observer: Seat, out: &mut [u
     let teams = pos.rules().teams();
     let fd = 12 + PER_OTHER * (seats - 1);
     for sq in topo.squares() {
-        write_square(pos, hist, observer, flip, seats, n, sq, out);
+        write_square::<false>(pos, hist, observer, flip, seats, n, sq, out);
     }
     for k in 1..seats {
         let seat = ((observer as usize + k) % seats) as Seat;
@@ -221,30 +224,55 @@ pub fn write_planes(pos: &Position, hist: &History, observer: Seat, out: &mut [u
     }
 }
 
-/// The squares whose planes one step's announcements may have changed, if the step changed
-/// nothing else (only moves, attacks other than a flag's capture, flips and skipped turns):
-/// `None` when the planes must be written afresh (colours settled, a flag revealed or captured,
-/// a defender scouted, a seat eliminated: facts that reach beyond the squares of the action).
-pub fn touched_squares(events: &[Event], out: &mut Vec<Square>) -> bool {
-    out.clear();
-    for e in events {
-        match *e {
-            Event::Move { from, to, .. } => out.extend([from, to]),
-            Event::Attack {
-                from, to, result, ..
-            } if result != AttackResult::FlagCaptured => out.extend([from, to]),
-            Event::Flip { at, .. } => out.push(at),
-            Event::Skipped { .. } => {}
-            _ => return false,
-        }
-    }
-    true
+/// Whether one step's announcements changed the planes only at the action's `squares`
+/// ([`action_squares`]): only moves, attacks other than a flag's capture and flips on those
+/// squares, and skipped turns. When false the planes must be written afresh (colours settled,
+/// a flag revealed or captured, a defender scouted, a seat eliminated: facts that reach beyond
+/// the squares of the action).
+pub fn step_is_local(events: &[Event], squares: &[Square]) -> bool {
+    let on = |s: Square| squares.contains(&s);
+    events.iter().all(|e| match *e {
+        Event::Move { from, to, .. } => on(from) && on(to),
+        Event::Attack {
+            from, to, result, ..
+        } => result != AttackResult::FlagCaptured && on(from) && on(to),
+        Event::Flip { at, .. } => on(at),
+        Event::Skipped { .. } => true,
+        _ => false,
+    })
 }
 
-/// Bring the planes `out` of `observer`, last written for the position before a step whose
-/// last action was `old_last`, up to date after the step, given the squares the step touched
-/// ([`touched_squares`] returned true): only those columns and the `last_from`/`last_to`
-/// planes are rewritten. The result equals [`write_planes`] of the new position.
+/// The squares an action may change: its from and to squares (a flip: its square).
+pub fn action_squares(a: Action, out: &mut Vec<Square>) {
+    out.clear();
+    match a {
+        Action::Move { from, to } => out.extend([from, to]),
+        Action::Flip(s) => out.push(s),
+    }
+}
+
+/// Before a step: zero, in the planes `out` of `observer` written for `pos` with `hist` (the
+/// position and history before the step), the square-by-square planes of `squares` (the
+/// action's, [`action_squares`]). Only the entries that can be ones are stored to (a handful
+/// per square, not a column of every plane).
+pub fn clear_squares(
+    pos: &Position,
+    hist: &History,
+    observer: Seat,
+    squares: &[Square],
+    out: &mut [u8],
+) {
+    let n = pos.topology().len();
+    let seats = pos.seats();
+    let flip = pos.rules().mode == Mode::Flip;
+    for &sq in squares {
+        write_square::<true>(pos, hist, observer, flip, seats, n, sq, out);
+    }
+}
+
+/// After a local step ([`step_is_local`]) whose action's squares, `touched`, were cleared
+/// before it ([`clear_squares`]): write their planes and move the `last_from`/`last_to` marks from
+/// `old_last`. The result equals [`write_planes`] of the new position.
 pub fn update_planes(
     pos: &Position,
     hist: &History,
@@ -259,20 +287,7 @@ pub fn update_planes(
     let flip = pos.rules().mode == Mode::Flip;
     let fd = 12 + PER_OTHER * (seats - 1);
     for &sq in touched {
-        let i = sq.index();
-        for p in 0..12 {
-            out[p * n + i] = 0;
-        }
-        for k in 1..seats {
-            let base = 12 + PER_OTHER * (k - 1);
-            for p in base..base + 13 {
-                out[p * n + i] = 0;
-            }
-        }
-        for p in [fd, fd + 1, fd + 2, fd + 5] {
-            out[p * n + i] = 0;
-        }
-        write_square(pos, hist, observer, flip, seats, n, sq, out);
+        write_square::<false>(pos, hist, observer, flip, seats, n, sq, out);
     }
     if let Some((from, to)) = old_last {
         out[(fd + 3) * n + from.index()] = 0;

@@ -24,7 +24,7 @@ struct Slot {
     /// with more seats), kept up to date square by square; the row of `obs` is a copy of the
     /// seat to move's.
     views: Vec<u8>,
-    /// The squares the last step touched.
+    /// The squares of the last step's action.
     touched: Vec<junqi_core::Square>,
 }
 
@@ -69,6 +69,19 @@ pub struct VecEnv {
     rewards: Py<PyArray2<f32>>,
     dones: Py<PyArray1<bool>>,
     to_move: Py<PyArray1<i64>>,
+}
+
+/// Before a step with action `a`: note its squares in `Slot::touched` and, where the slot keeps
+/// its seats' planes, clear those squares in them (written again after the step if it stayed
+/// local, [`planes::step_is_local`]; otherwise everything is written afresh).
+fn clear_action_squares(s: &mut Slot, with_obs: bool, a: Action) {
+    planes::action_squares(a, &mut s.touched);
+    if with_obs && s.pos.seats() <= INCREMENTAL_SEATS && !s.views.is_empty() {
+        let c = s.views.len() / s.pos.seats();
+        for (seat, view) in s.views.chunks_exact_mut(c).enumerate() {
+            planes::clear_squares(&s.pos, &s.hist, seat as u8, &s.touched, view);
+        }
+    }
 }
 
 /// How the planes of a slot are brought up to date.
@@ -404,10 +417,11 @@ impl VecEnv {
         self.for_chunks(py, move |i, s, out| {
             let a = planes::action_of_id(squares, ids[i] as usize).expect("checked");
             let old_last = s.hist.last;
+            clear_action_squares(s, with_obs, a);
             s.events.clear();
             s.pos.play_unchecked(a, &mut s.events);
             s.hist.update(&s.events);
-            let mut how = if planes::touched_squares(&s.events, &mut s.touched) {
+            let mut how = if planes::step_is_local(&s.events, &s.touched) {
                 Planes::Touched(old_last)
             } else {
                 Planes::Fresh
@@ -551,10 +565,11 @@ mod timing {
                 for (j, s) in slots.iter_mut().enumerate() {
                     let a = s.buf[s.rng.gen_range(0..s.buf.len())];
                     let old_last = s.hist.last;
+                    clear_action_squares(s, with_obs, a);
                     s.events.clear();
                     s.pos.play_unchecked(a, &mut s.events);
                     s.hist.update(&s.events);
-                    let mut how = if planes::touched_squares(&s.events, &mut s.touched) {
+                    let mut how = if planes::step_is_local(&s.events, &s.touched) {
                         Planes::Touched(old_last)
                     } else {
                         Planes::Fresh
