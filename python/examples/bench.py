@@ -94,7 +94,8 @@ def aec(board, seconds):
             if term or trunc:
                 e.step(None)
             else:
-                ids = np.flatnonzero(obs["action_mask"])
+                # nonzero of a bool view: numpy's nonzero is ~7x faster on bool than on int8.
+                ids = obs["action_mask"].view(np.bool_).nonzero()[0]
                 e.step(int(ids[rng.integers(len(ids))]))
             n += 1
             if not e.agents:

@@ -77,16 +77,15 @@ class JunqiEnv(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self._skip_agent_selection = None
+        self._out = len(self.game.eliminated)
+        self._rewards_set = False
         self.agent_selection = self.possible_agents[self.game.to_move]
 
     def observe(self, agent):
-        seat = self._agent_seat[agent]
-        g = self.game
-        planes = g.observation_planes(seat)
-        if seat == g.to_move and not g.is_over() and not self.terminations.get(agent, True):
-            mask = g.legal_action_mask().view(np.int8)
-        else:
-            mask = np.zeros(self._num_actions, dtype=np.int8)
+        # Planes and mask in one call to Rust (the mask all zeros unless the agent is to move).
+        planes, mask = self.game.observe_with_mask(
+            self._agent_seat[agent], not self.terminations.get(agent, True)
+        )
         return {"observation": planes, "action_mask": mask}
 
     def step(self, action):
@@ -97,9 +96,21 @@ class JunqiEnv(AECEnv):
         g = self.game
         self._cumulative_rewards[agent] = 0.0
         g.step_fast(int(action))
-        self._clear_rewards()
         over = g.is_over()
-        out = set(g.eliminated)
+        eliminated = g.eliminated
+        if not over and len(eliminated) == self._out:
+            # The common step: nobody is out, no reward (so none to accumulate).
+            if self._rewards_set:
+                self._clear_rewards()
+                self._rewards_set = False
+            self.agent_selection = self.possible_agents[g.to_move]
+            if self.render_mode == "ansi":
+                print(self.render())
+            return
+        self._out = len(eliminated)
+        self._clear_rewards()
+        self._rewards_set = True
+        out = set(eliminated)
         newly_dead = []
         for a in self.agents:
             seat = self._agent_seat[a]

@@ -433,6 +433,33 @@ impl Game {
         Ok(arr)
     }
 
+    /// `(planes, mask)` of `seat` in one call, for environments' per-step observations: the
+    /// planes as `observation_planes(seat)`, and an `int8` mask of `num_actions` with ones on
+    /// the legal action ids if `active` and `seat` is to move in a game not over (all zeros
+    /// otherwise).
+    #[allow(clippy::type_complexity)]
+    fn observe_with_mask<'py>(
+        &mut self,
+        py: Python<'py>,
+        seat: Seat,
+        active: bool,
+    ) -> PyResult<(Bound<'py, PyArray2<u8>>, Bound<'py, PyArray1<i8>>)> {
+        let planes = self.observation_planes(py, Some(seat))?;
+        let n = self.n();
+        let mask = PyArray1::<i8>::zeros(py, planes::action_count(n), false);
+        let pos = self.game.position();
+        if active && seat == pos.to_move() && !pos.is_over() {
+            let mut w = mask.readwrite();
+            let out = w.as_slice_mut().unwrap();
+            self.buf.clear();
+            pos.legal_actions_into(&mut self.buf);
+            for &a in &self.buf {
+                out[planes::action_id(n, a)] = 1;
+            }
+        }
+        Ok((planes, mask))
+    }
+
     /// The referee's full position as JSON (RULES §11.1, a dict): hidden identities included,
     /// so never show it to a player.
     fn to_json(&self, py: Python<'_>) -> PyObject {

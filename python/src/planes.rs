@@ -148,6 +148,48 @@ fn owner(pos: &Position, flip: bool, seat: Seat) -> Seat {
     }
 }
 
+/// Write the square-by-square planes of the piece on `sq` (everything but the row-wide
+/// `teammate`, `eliminated`, `last_from` and `last_to` planes) into `out`, whose column `sq`
+/// must be zero in those planes; or, with `CLEAR`, zero every entry that write sets (so the
+/// column is all zeros again in those planes, given the same position and history).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn write_square<const CLEAR: bool>(
+    pos: &Position,
+    hist: &History,
+    observer: Seat,
+    flip: bool,
+    seats: usize,
+    n: usize,
+    sq: Square,
+    out: &mut [u8],
+) {
+    let i = sq.index();
+    let fd = 12 + PER_OTHER * (seats - 1);
+    let Some(piece) = pos.piece_at(sq) else {
+        return;
+    };
+    let one = !CLEAR as u8;
+    if piece.face_down {
+        out[fd * n + i] = one;
+        return;
+    }
+    let seat = owner(pos, flip, piece.seat);
+    let role = piece.role as usize;
+    let k = (seat as usize + seats - observer as usize) % seats;
+    if k == 0 {
+        out[role * n + i] = one;
+        out[(fd + 5) * n + i] = one & pos.is_public(sq) as u8;
+    } else {
+        let base = 12 + PER_OTHER * (k - 1);
+        out[base * n + i] = one;
+        out[(base + 1 + role) * n + i] =
+            one & pos.identity_known(Observer::Seat(observer), sq) as u8;
+    }
+    out[(fd + 1) * n + i] = one & hist.moved[i] as u8;
+    out[(fd + 2) * n + i] = one & hist.won[i] as u8;
+}
+
 /// Write the planes of `observer` in `pos` with history `hist` into `out` (length
 /// `plane_count(seats) · n`, overwritten entirely).
 ///
@@ -163,29 +205,8 @@ pub fn write_planes(pos: &Position, hist: &History, observer: Seat, out: &mut [u
     let flip = pos.rules().mode == Mode::Flip;
     let teams = pos.rules().teams();
     let fd = 12 + PER_OTHER * (seats - 1);
-    let who = Observer::Seat(observer);
     for sq in topo.squares() {
-        let i = sq.index();
-        let Some(piece) = pos.piece_at(sq) else {
-            continue;
-        };
-        if piece.face_down {
-            out[fd * n + i] = 1;
-            continue;
-        }
-        let seat = owner(pos, flip, piece.seat);
-        let role = piece.role as usize;
-        let k = (seat as usize + seats - observer as usize) % seats;
-        if k == 0 {
-            out[role * n + i] = 1;
-            out[(fd + 5) * n + i] = pos.is_public(sq) as u8;
-        } else {
-            let base = 12 + PER_OTHER * (k - 1);
-            out[base * n + i] = 1;
-            out[(base + 1 + role) * n + i] = pos.identity_known(who, sq) as u8;
-        }
-        out[(fd + 1) * n + i] = hist.moved[i] as u8;
-        out[(fd + 2) * n + i] = hist.won[i] as u8;
+        write_square::<false>(pos, hist, observer, flip, seats, n, sq, out);
     }
     for k in 1..seats {
         let seat = ((observer as usize + k) % seats) as Seat;
@@ -196,6 +217,81 @@ pub fn write_planes(pos: &Position, hist: &History, observer: Seat, out: &mut [u
         if pos.is_eliminated(seat) {
             out[(base + 14) * n..(base + 15) * n].fill(1);
         }
+    }
+    if let Some((from, to)) = hist.last {
+        out[(fd + 3) * n + from.index()] = 1;
+        out[(fd + 4) * n + to.index()] = 1;
+    }
+}
+
+/// Whether one step's announcements changed the planes only at the action's `squares`
+/// ([`action_squares`]): only moves, attacks other than a flag's capture and flips on those
+/// squares, and skipped turns. When false the planes must be written afresh (colours settled,
+/// a flag revealed or captured, a defender scouted, a seat eliminated: facts that reach beyond
+/// the squares of the action).
+pub fn step_is_local(events: &[Event], squares: &[Square]) -> bool {
+    let on = |s: Square| squares.contains(&s);
+    events.iter().all(|e| match *e {
+        Event::Move { from, to, .. } => on(from) && on(to),
+        Event::Attack {
+            from, to, result, ..
+        } => result != AttackResult::FlagCaptured && on(from) && on(to),
+        Event::Flip { at, .. } => on(at),
+        Event::Skipped { .. } => true,
+        _ => false,
+    })
+}
+
+/// The squares an action may change: its from and to squares (a flip: its square).
+pub fn action_squares(a: Action, out: &mut Vec<Square>) {
+    out.clear();
+    match a {
+        Action::Move { from, to } => out.extend([from, to]),
+        Action::Flip(s) => out.push(s),
+    }
+}
+
+/// Before a step: zero, in the planes `out` of `observer` written for `pos` with `hist` (the
+/// position and history before the step), the square-by-square planes of `squares` (the
+/// action's, [`action_squares`]). Only the entries that can be ones are stored to (a handful
+/// per square, not a column of every plane).
+pub fn clear_squares(
+    pos: &Position,
+    hist: &History,
+    observer: Seat,
+    squares: &[Square],
+    out: &mut [u8],
+) {
+    let n = pos.topology().len();
+    let seats = pos.seats();
+    let flip = pos.rules().mode == Mode::Flip;
+    for &sq in squares {
+        write_square::<true>(pos, hist, observer, flip, seats, n, sq, out);
+    }
+}
+
+/// After a local step ([`step_is_local`]) whose action's squares, `touched`, were cleared
+/// before it ([`clear_squares`]): write their planes and move the `last_from`/`last_to` marks from
+/// `old_last`. The result equals [`write_planes`] of the new position.
+pub fn update_planes(
+    pos: &Position,
+    hist: &History,
+    observer: Seat,
+    touched: &[Square],
+    old_last: Option<(Square, Square)>,
+    out: &mut [u8],
+) {
+    let n = pos.topology().len();
+    let seats = pos.seats();
+    debug_assert_eq!(out.len(), plane_count(seats) * n);
+    let flip = pos.rules().mode == Mode::Flip;
+    let fd = 12 + PER_OTHER * (seats - 1);
+    for &sq in touched {
+        write_square::<false>(pos, hist, observer, flip, seats, n, sq, out);
+    }
+    if let Some((from, to)) = old_last {
+        out[(fd + 3) * n + from.index()] = 0;
+        out[(fd + 4) * n + to.index()] = 0;
     }
     if let Some((from, to)) = hist.last {
         out[(fd + 3) * n + from.index()] = 1;

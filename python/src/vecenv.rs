@@ -20,6 +20,12 @@ struct Slot {
     events: Vec<junqi_core::Event>,
     /// The ids set in this game's row of `mask`, cleared before the next write.
     mask_ones: Vec<u32>,
+    /// Two-player: the planes of both seats (`2 · C · squares`; empty without observations and
+    /// with more seats), kept up to date square by square; the row of `obs` is a copy of the
+    /// seat to move's.
+    views: Vec<u8>,
+    /// The squares of the last step's action.
+    touched: Vec<junqi_core::Square>,
 }
 
 impl Slot {
@@ -65,13 +71,66 @@ pub struct VecEnv {
     to_move: Py<PyArray1<i64>>,
 }
 
+/// Before a step with action `a`: note its squares in `Slot::touched` and, where the slot keeps
+/// its seats' planes, clear those squares in them (written again after the step if it stayed
+/// local, [`planes::step_is_local`]; otherwise everything is written afresh).
+fn clear_action_squares(s: &mut Slot, with_obs: bool, a: Action) {
+    planes::action_squares(a, &mut s.touched);
+    if with_obs && s.pos.seats() <= INCREMENTAL_SEATS && !s.views.is_empty() {
+        let c = s.views.len() / s.pos.seats();
+        for (seat, view) in s.views.chunks_exact_mut(c).enumerate() {
+            planes::clear_squares(&s.pos, &s.hist, seat as u8, &s.touched, view);
+        }
+    }
+}
+
+/// How the planes of a slot are brought up to date.
+#[derive(Clone, Copy)]
+enum Planes {
+    /// Written afresh for every seat (a reset, or a step whose effects reach beyond its
+    /// squares).
+    Fresh,
+    /// Only the squares in `Slot::touched` changed; the last action before the step.
+    Touched(Option<(junqi_core::Square, junqi_core::Square)>),
+}
+
+/// The most seats for which a slot keeps every seat's planes and updates them square by square.
+/// Beyond two the views cost more than they save: four-player, 4 × 63 × 129 bytes a game (33 MB
+/// for 1 024 games) fall out of the caches, and the to-move's planes are written afresh.
+const INCREMENTAL_SEATS: usize = 2;
+
 /// Write what a slot shows after a step or a reset. Only the mask entries of the last write
 /// are cleared (a row of the mask is all zeros but for them), so the 3 660 bytes (two-player)
-/// of a mask row are not swept each step.
-fn write_slot(s: &mut Slot, with_obs: bool, obs: &mut [u8], mask: &mut [bool], to_move: &mut i64) {
+/// of a mask row are not swept each step. Two-player, the planes of both seats are kept in the
+/// slot and updated only at the squares a step touched (the same planes as a fresh write: the
+/// tests check it); the seat to move's are copied out.
+fn write_slot(
+    s: &mut Slot,
+    with_obs: bool,
+    how: Planes,
+    obs: &mut [u8],
+    mask: &mut [bool],
+    to_move: &mut i64,
+) {
     *to_move = s.pos.to_move() as i64;
-    if with_obs {
+    if with_obs && s.pos.seats() > INCREMENTAL_SEATS {
         planes::write_planes(&s.pos, &s.hist, s.pos.to_move(), obs);
+    } else if with_obs {
+        let c = obs.len();
+        let seats = s.pos.seats();
+        if s.views.len() != seats * c {
+            s.views = vec![0; seats * c];
+        }
+        for (seat, view) in s.views.chunks_exact_mut(c).enumerate() {
+            match how {
+                Planes::Fresh => planes::write_planes(&s.pos, &s.hist, seat as u8, view),
+                Planes::Touched(old_last) => {
+                    planes::update_planes(&s.pos, &s.hist, seat as u8, &s.touched, old_last, view)
+                }
+            }
+        }
+        let m = s.pos.to_move() as usize;
+        obs.copy_from_slice(&s.views[m * c..(m + 1) * c]);
     }
     for &i in &s.mask_ones {
         mask[i as usize] = false;
@@ -199,6 +258,8 @@ impl VecEnv {
                     buf: Vec::with_capacity(128),
                     events: Vec::with_capacity(8),
                     mask_ones: Vec::with_capacity(128),
+                    views: Vec::new(),
+                    touched: Vec::with_capacity(4),
                 }
             })
             .collect();
@@ -280,7 +341,14 @@ impl VecEnv {
             s.reset(rules);
             out.rewards.fill(0.0);
             out.dones[0] = false;
-            write_slot(s, with_obs, out.obs, out.mask, &mut out.to_move[0]);
+            write_slot(
+                s,
+                with_obs,
+                Planes::Fresh,
+                out.obs,
+                out.mask,
+                &mut out.to_move[0],
+            );
         });
         (self.obs.clone_ref(py), self.mask.clone_ref(py))
     }
@@ -288,7 +356,14 @@ impl VecEnv {
     fn refresh(&mut self, py: Python<'_>) {
         let with_obs = self.with_obs;
         self.for_chunks(py, move |_, s, out| {
-            write_slot(s, with_obs, out.obs, out.mask, &mut out.to_move[0]);
+            write_slot(
+                s,
+                with_obs,
+                Planes::Fresh,
+                out.obs,
+                out.mask,
+                &mut out.to_move[0],
+            );
         });
     }
 
@@ -341,19 +416,27 @@ impl VecEnv {
         let ids = &ids;
         self.for_chunks(py, move |i, s, out| {
             let a = planes::action_of_id(squares, ids[i] as usize).expect("checked");
+            let old_last = s.hist.last;
+            clear_action_squares(s, with_obs, a);
             s.events.clear();
             s.pos.play_unchecked(a, &mut s.events);
             s.hist.update(&s.events);
+            let mut how = if planes::step_is_local(&s.events, &s.touched) {
+                Planes::Touched(old_last)
+            } else {
+                Planes::Fresh
+            };
             if s.pos.is_over() {
                 out.rewards
                     .copy_from_slice(&rewards_of(s.pos.outcome(), seats));
                 out.dones[0] = true;
                 s.reset(rules);
+                how = Planes::Fresh;
             } else {
                 out.rewards.fill(0.0);
                 out.dones[0] = false;
             }
-            write_slot(s, with_obs, out.obs, out.mask, &mut out.to_move[0]);
+            write_slot(s, with_obs, how, out.obs, out.mask, &mut out.to_move[0]);
         });
         Ok((
             self.obs.clone_ref(py),
@@ -377,6 +460,43 @@ impl VecEnv {
             })
             .collect();
         PyArray1::from_vec(py, out)
+    }
+
+    /// The legal action ids of the games `games` (an integer array; default every game), flat:
+    /// `(game, id)`, two `int64` arrays with one entry per legal action, grouped by game in the
+    /// order of `games` (each game's ids in the referee's order). The same facts as the rows of
+    /// `mask`, without scanning them.
+    #[pyo3(signature = (games=None))]
+    #[allow(clippy::type_complexity)]
+    fn legal_action_ids<'py>(
+        &self,
+        py: Python<'py>,
+        games: Option<PyReadonlyArray1<'_, i64>>,
+    ) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>)> {
+        let n = self.slots.len();
+        let list: Vec<usize> = match &games {
+            None => (0..n).collect(),
+            Some(g) => g
+                .as_array()
+                .iter()
+                .map(|&i| {
+                    usize::try_from(i)
+                        .ok()
+                        .filter(|&u| u < n)
+                        .ok_or_else(|| bad(format!("no game {i}")))
+                })
+                .collect::<PyResult<_>>()?,
+        };
+        let total: usize = list.iter().map(|&i| self.slots[i].buf.len()).sum();
+        let (mut gs, mut ids) = (Vec::with_capacity(total), Vec::with_capacity(total));
+        for &i in &list {
+            // The buffer holds the position's legal actions (written with the mask).
+            for &a in &self.slots[i].buf {
+                gs.push(i as i64);
+                ids.push(planes::action_id(self.squares, a) as i64);
+            }
+        }
+        Ok((PyArray1::from_vec(py, gs), PyArray1::from_vec(py, ids)))
     }
 
     /// The referee's position of game `i` as JSON (hidden identities included).
@@ -419,6 +539,8 @@ mod timing {
                     buf: Vec::new(),
                     events: Vec::new(),
                     mask_ones: Vec::new(),
+                    views: Vec::new(),
+                    touched: Vec::new(),
                 }
             })
             .collect();
@@ -431,6 +553,7 @@ mod timing {
                 write_slot(
                     s,
                     with_obs,
+                    Planes::Fresh,
                     o,
                     &mut mask[j * actions..(j + 1) * actions],
                     &mut tm,
@@ -441,16 +564,25 @@ mod timing {
             for _ in 0..rounds {
                 for (j, s) in slots.iter_mut().enumerate() {
                     let a = s.buf[s.rng.gen_range(0..s.buf.len())];
+                    let old_last = s.hist.last;
+                    clear_action_squares(s, with_obs, a);
                     s.events.clear();
                     s.pos.play_unchecked(a, &mut s.events);
                     s.hist.update(&s.events);
+                    let mut how = if planes::step_is_local(&s.events, &s.touched) {
+                        Planes::Touched(old_last)
+                    } else {
+                        Planes::Fresh
+                    };
                     if s.pos.is_over() {
                         s.reset(rules);
+                        how = Planes::Fresh;
                     }
                     let o = &mut obs[j * planes * squares..(j + 1) * planes * squares];
                     write_slot(
                         s,
                         with_obs,
+                        how,
                         o,
                         &mut mask[j * actions..(j + 1) * actions],
                         &mut tm,

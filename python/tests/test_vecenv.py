@@ -76,3 +76,60 @@ def test_without_observations():
     assert env.mask.any(axis=1).all()
     with pytest.raises(junqi.JunqiError):
         junqi.VecEnv(0)
+
+
+K = 0x9E3779B97F4A7C15
+
+
+@pytest.mark.parametrize(
+    "board,mode,options",
+    [
+        ("two_player", "dark", None),
+        ("two_player", "open", None),
+        ("two_player", "flip", None),
+        ("two_player", "dark", {"engineer_scout": True, "landmine": "both_die"}),
+        ("three_player", "dark", None),
+        ("four_player", "dark", None),
+        ("four_player", "half_open", {"engineer_scout": True}),
+        ("six_player", "dark", None),
+    ],
+)
+def test_incremental_planes_equal_fresh_planes(board, mode, options):
+    """The batch keeps every seat's planes and rewrites only the squares a step touched: its
+    planes must be the ones a fresh computation (Game.observation_planes) gives, every step,
+    across restarts (a restarted game has no history, as a game read from JSON)."""
+    n = 6
+    seed = 11
+    env = junqi.VecEnv(n, board=board, mode=mode, options=options, seed=seed)
+    games = [junqi.Game(board=board, mode=mode, options=options, seed=seed ^ (i * K % 2**64))
+             for i in range(n)]
+    steps = 1500 if board == "two_player" else 4000
+    restarts = 0
+    for _ in range(steps):
+        for i, g in enumerate(games):
+            assert env.to_move[i] == g.to_move
+            assert (env.obs[i] == g.observation_planes(g.to_move)).all()
+        acts = env.sample_actions()
+        env.step(acts)
+        for i in range(n):
+            if env.dones[i]:
+                games[i] = junqi.Game.from_json(env.position_json(i))
+                restarts += 1
+            else:
+                games[i].step_fast(int(acts[i]))
+    assert restarts > 0
+
+
+def test_legal_action_ids_are_the_mask():
+    env = junqi.VecEnv(8, board="three_player", seed=4)
+    for _ in range(50):
+        games, ids = env.legal_action_ids()
+        rows, cols = np.nonzero(env.mask)
+        assert sorted(zip(games.tolist(), ids.tolist())) == sorted(zip(rows.tolist(), cols.tolist()))
+        some = np.array([5, 2])
+        g, i = env.legal_action_ids(some)
+        assert g.tolist() == [5] * int(env.mask[5].sum()) + [2] * int(env.mask[2].sum())
+        assert env.mask[g, i].all()
+        env.step(env.sample_actions())
+    with pytest.raises(junqi.JunqiError):
+        env.legal_action_ids(np.array([8]))
