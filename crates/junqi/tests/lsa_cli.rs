@@ -3,30 +3,8 @@
 //! counts from a random start or a position, `junqi selfplay --board land_sea_air` plays random
 //! games.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-fn run(args: &[&str], input: &str) -> (String, String, bool) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_junqi"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run junqi");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-        out.status.success(),
-    )
-}
+mod common;
+use common::run;
 
 fn lines(out: &str) -> Vec<serde_json::Value> {
     out.lines()

@@ -1,30 +1,8 @@
 //! `junqi rules legal|apply`, `junqi perft` and `junqi selfplay` as a user runs them: through the
 //! real binary, with good and bad input lines.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-fn run(args: &[&str], input: &str) -> (String, String, bool) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_junqi"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run junqi");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-        out.status.success(),
-    )
-}
+mod common;
+use common::run;
 
 const POS: &str = r#"{"board":"two_player","mode":"dark","to_move":0,"pieces":[{"at":"a5","seat":0,"role":"engineer"},{"at":"c3","seat":0,"role":"colonel"},{"at":"b1","seat":0,"role":"flag"},{"at":"a7","seat":1,"role":"captain"},{"at":"b12","seat":1,"role":"flag"}]}"#;
 

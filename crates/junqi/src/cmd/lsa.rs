@@ -3,6 +3,7 @@
 //! (they dispatch on the position's `"board"` or on `--board`), and the answers have the same
 //! shapes as for the 军棋 boards.
 
+use super::selfplay::{play_batches, report, Tally};
 use anyhow::{bail, Result};
 use junqi_core::lsa::json::{options_from_json, position_from_json, step_result_json};
 use junqi_core::lsa::notation::action_from_text;
@@ -11,7 +12,6 @@ use junqi_core::lsa::{ActionList, Mode, Observer, Options, Position, Status};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
 use std::time::Instant;
 
 /// The board name.
@@ -122,13 +122,6 @@ fn reason_label(s: Status) -> &'static str {
     }
 }
 
-#[derive(Default)]
-struct Tally {
-    games: u64,
-    plies: u64,
-    results: BTreeMap<&'static str, u64>,
-}
-
 fn run_games(opts: Options, seed: u64, first: u64, count: u64) -> Tally {
     let mut t = Tally::default();
     let mut buf = ActionList::new();
@@ -137,9 +130,7 @@ fn run_games(opts: Options, seed: u64, first: u64, count: u64) -> Tally {
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ g.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let mut pos = random_start(opts, &mut rng);
         let (status, plies) = random_playout(&mut pos, &mut rng, &mut buf);
-        t.games += 1;
-        t.plies += plies as u64;
-        *t.results.entry(reason_label(status)).or_default() += 1;
+        t.count(reason_label(status), plies);
     }
     t
 }
@@ -166,64 +157,15 @@ pub struct SelfPlay<'a> {
 /// printed as for the 军棋 boards.
 pub fn run_selfplay(a: SelfPlay<'_>) -> Result<()> {
     let (mode, opts) = rules(a.mode, a.options, a.teams)?;
-    if a.threads == 0 {
-        bail!("--threads must be at least 1");
-    }
-    let start = Instant::now();
-    let threads = a.threads as u64;
-    let per = a.games / threads;
-    let tally = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|i| {
-                let count = if i == threads - 1 {
-                    a.games - per * (threads - 1)
-                } else {
-                    per
-                };
-                let seed = a.seed;
-                s.spawn(move || run_games(opts, seed, i * per, count))
-            })
-            .collect();
-        let mut total = Tally::default();
-        for h in handles {
-            let t = h.join().expect("worker");
-            total.games += t.games;
-            total.plies += t.plies;
-            for (k, v) in t.results {
-                *total.results.entry(k).or_default() += v;
-            }
-        }
-        total
-    });
-    let secs = start.elapsed().as_secs_f64();
-    let pps = tally.plies as f64 / secs.max(1e-9);
-    if a.json {
-        println!(
-            "{}",
-            json!({
-                "board": BOARD, "mode": mode.name(), "threads": a.threads, "seed": a.seed,
-                "games": tally.games, "plies": tally.plies, "seconds": secs, "plies_per_sec": pps,
-                "results": tally.results,
-            })
-        );
-    } else {
-        println!(
-            "board {BOARD} mode {} seed {} threads {}",
-            mode.name(),
-            a.seed,
-            a.threads
-        );
-        println!(
-            "games {}  plies {}  ({:.1} per game)",
-            tally.games,
-            tally.plies,
-            tally.plies as f64 / tally.games.max(1) as f64
-        );
-        println!("seconds {secs:.3}  plies/s {pps:.0}");
-        for (k, v) in &tally.results {
-            println!("  {k:<18} {v}");
-        }
-    }
+    let (tally, secs) = play_batches(a.threads, a.games, |first, count| {
+        run_games(opts, a.seed, first, count)
+    })?;
+    report(
+        (BOARD, mode.name()),
+        (a.seed, a.threads, a.json),
+        &tally,
+        secs,
+    );
     Ok(())
 }
 

@@ -30,9 +30,9 @@ pub struct Args {
     json: bool,
 }
 
-/// Totals of a batch of games.
+/// Totals of a batch of games (of any board: the land-sea-air self-play counts here too).
 #[derive(Default, Clone)]
-struct Tally {
+pub(crate) struct Tally {
     games: u64,
     plies: u64,
     results: BTreeMap<&'static str, u64>,
@@ -40,9 +40,13 @@ struct Tally {
 
 impl Tally {
     fn add(&mut self, o: &Outcome, plies: u32) {
+        self.count(reason_label(o), plies);
+    }
+    /// Count one game of `plies` plies that ended for `reason`.
+    pub(crate) fn count(&mut self, reason: &'static str, plies: u32) {
         self.games += 1;
         self.plies += plies as u64;
-        *self.results.entry(reason_label(o)).or_default() += 1;
+        *self.results.entry(reason).or_default() += 1;
     }
     fn merge(&mut self, o: Tally) {
         self.games += o.games;
@@ -88,21 +92,41 @@ pub fn run(a: Args) -> Result<()> {
         });
     }
     let rules = a.rules.rules()?;
-    if a.threads == 0 {
+    let (tally, secs) = play_batches(a.threads, a.games, |first, count| {
+        run_games(rules, a.seed, first, count)
+    })?;
+    report(
+        (rules.board.name(), rules.mode.name()),
+        (a.seed, a.threads, a.json),
+        &tally,
+        secs,
+    );
+    Ok(())
+}
+
+/// Play `games` games on `threads` threads, `play(first, count)` playing the games numbered
+/// `first..first + count`; the totals and the seconds taken.
+pub(crate) fn play_batches(
+    threads: usize,
+    games: u64,
+    play: impl Fn(u64, u64) -> Tally + Sync,
+) -> Result<(Tally, f64)> {
+    if threads == 0 {
         bail!("--threads must be at least 1");
     }
     let start = Instant::now();
-    let threads = a.threads as u64;
-    let per = a.games / threads;
+    let threads = threads as u64;
+    let per = games / threads;
+    let play = &play;
     let tally = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|i| {
                 let count = if i == threads - 1 {
-                    a.games - per * (threads - 1)
+                    games - per * (threads - 1)
                 } else {
                     per
                 };
-                s.spawn(move || run_games(rules, a.seed, i * per, count))
+                s.spawn(move || play(i * per, count))
             })
             .collect();
         let mut total = Tally::default();
@@ -111,22 +135,28 @@ pub fn run(a: Args) -> Result<()> {
         }
         total
     });
-    let secs = start.elapsed().as_secs_f64();
+    Ok((tally, start.elapsed().as_secs_f64()))
+}
+
+/// Print the totals of a self-play run, as text or (`json`) one JSON object.
+pub(crate) fn report(
+    (board, mode): (&str, &str),
+    (seed, threads, json): (u64, usize, bool),
+    tally: &Tally,
+    secs: f64,
+) {
     let pps = tally.plies as f64 / secs.max(1e-9);
-    if a.json {
+    if json {
         println!(
             "{}",
             json!({
-                "board": rules.board.name(), "mode": rules.mode.name(), "threads": a.threads, "seed": a.seed,
+                "board": board, "mode": mode, "threads": threads, "seed": seed,
                 "games": tally.games, "plies": tally.plies, "seconds": secs, "plies_per_sec": pps,
                 "results": tally.results,
             })
         );
     } else {
-        println!(
-            "board {} mode {} seed {} threads {}",
-            rules.board, rules.mode, a.seed, a.threads
-        );
+        println!("board {board} mode {mode} seed {seed} threads {threads}");
         println!(
             "games {}  plies {}  ({:.1} per game)",
             tally.games,
@@ -138,5 +168,4 @@ pub fn run(a: Args) -> Result<()> {
             println!("  {k:<18} {v}");
         }
     }
-    Ok(())
 }
