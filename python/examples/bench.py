@@ -28,8 +28,9 @@ def timed(label, seconds, body):
     return wall
 
 
-def direct(board, seconds, seed=0):
-    """Random play through Game: legal_action_ids, a choice in Python, step_fast."""
+def direct(board, seconds, seed=0, texts=False):
+    """Random play through Game: legal_action_ids, a choice in Python and step_fast; with
+    `texts`, the action texts and step (the events as dicts)."""
     rng = random.Random(seed)
     state = {"g": junqi.Game(board=board, seed=seed), "seed": seed}
 
@@ -40,31 +41,16 @@ def direct(board, seconds, seed=0):
             if g.is_over():
                 state["seed"] += 1
                 g = state["g"] = junqi.Game(board=board, seed=state["seed"])
-            ids = g.legal_action_ids()
-            g.step_fast(ids[rng.randrange(len(ids))])
+            if texts:
+                g.step(rng.choice(g.legal_actions()))
+            else:
+                ids = g.legal_action_ids()
+                g.step_fast(ids[rng.randrange(len(ids))])
             n += 1
         return n
 
-    return timed(f"direct API, {board}, Python choice", seconds, body)
-
-
-def direct_text(board, seconds, seed=0):
-    """Random play through Game with action texts and the events as dicts."""
-    rng = random.Random(seed)
-    state = {"g": junqi.Game(board=board, seed=seed), "seed": seed}
-
-    def body():
-        g = state["g"]
-        n = 0
-        for _ in range(1000):
-            if g.is_over():
-                state["seed"] += 1
-                g = state["g"] = junqi.Game(board=board, seed=state["seed"])
-            g.step(rng.choice(g.legal_actions()))
-            n += 1
-        return n
-
-    return timed(f"direct API, {board}, texts and events", seconds, body)
+    what = "texts and events" if texts else "Python choice"
+    return timed(f"direct API, {board}, {what}", seconds, body)
 
 
 def vectorised(board, seconds, batch, threads, observations=True):
@@ -112,7 +98,7 @@ def main():
     p.add_argument("--batch", type=int, default=1024)
     a = p.parse_args()
     direct("two_player", a.seconds)
-    direct_text("two_player", a.seconds)
+    direct("two_player", a.seconds, texts=True)
     direct("four_player", a.seconds)
     vectorised("two_player", a.seconds, a.batch, 1)
     vectorised("two_player", a.seconds, a.batch, 1, observations=False)

@@ -181,7 +181,10 @@ function build() {
           link(t.stepAdj, a.name, b.name);
           if (a.rail && b.rail) {
             link(t.railAdj, a.name, b.name);
+            t.railEdges.push([a.name, b.name]);
             t.counts.rail += 1;
+          } else {
+            t.roadEdges.push([a.name, b.name, false]);
           }
           t.counts.road += 1;
         } else if (a.sea && b.sea) {
@@ -201,17 +204,6 @@ function build() {
       t.counts.diagonal += 1;
     }
   }
-  for (const [a, set] of t.stepAdj) {
-    for (const b of set) {
-      if (a > b || t.railAdj.get(a).has(b)) continue;
-      const sa = t.get(a);
-      const sb = t.get(b);
-      if (sa.kind === 'camp' && Math.abs(sa.file - sb.file) === 1 && Math.abs(sa.rank - sb.rank) === 1) continue;
-      if (sb.kind === 'camp' && Math.abs(sa.file - sb.file) === 1 && Math.abs(sa.rank - sb.rank) === 1) continue;
-      t.roadEdges.push([a, b, false]);
-    }
-  }
-  for (const [a, set] of t.railAdj) for (const b of set) if (a < b) t.railEdges.push([a, b]);
   const run = (f0, r0, f1, r1) => {
     const n = Math.max(Math.abs(f1 - f0), Math.abs(r1 - r0));
     return Array.from({ length: n + 1 }, (_, i) => name(f0 + Math.sign(f1 - f0) * i, r0 + Math.sign(r1 - r0) * i));

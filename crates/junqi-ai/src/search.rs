@@ -741,7 +741,10 @@ impl Bot for SearchBot {
     }
 
     fn observe(&mut self, events: &[Event], obs: &Observation) {
-        self.exposure.record(events, obs.topology().len());
+        if self.cfg.blind_replies {
+            // Only the blind replies read what the enemy has seen of our pieces.
+            self.exposure.record(events, obs.topology().len());
+        }
         self.memory
             .record(events, self.seat, self.belief.as_ref(), obs.topology());
         if let Some(b) = self.belief.as_mut() {

@@ -32,6 +32,19 @@ pub enum AttackResult {
 }
 
 impl AttackResult {
+    /// Every result.
+    pub const ALL: [AttackResult; 4] = [
+        AttackResult::AttackerWins,
+        AttackResult::DefenderWins,
+        AttackResult::BothRemoved,
+        AttackResult::FlagCaptured,
+    ];
+
+    /// The result with this interchange spelling.
+    pub fn from_name(s: &str) -> Option<AttackResult> {
+        AttackResult::ALL.into_iter().find(|r| r.name() == s)
+    }
+
     /// The interchange spelling.
     pub const fn name(self) -> &'static str {
         match self {
@@ -80,6 +93,11 @@ pub enum EliminationReason {
 }
 
 impl EliminationReason {
+    /// The reason with this interchange spelling.
+    pub fn from_name(s: &str) -> Option<EliminationReason> {
+        EliminationReason::ALL.into_iter().find(|r| r.name() == s)
+    }
+
     /// Every reason.
     pub const ALL: [EliminationReason; 6] = [
         EliminationReason::FlagCaptured,

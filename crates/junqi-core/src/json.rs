@@ -373,25 +373,10 @@ pub fn position_to_json(pos: &Position) -> Value {
 // ---------------------------------------------------------------------------------------------
 // Events and outcomes (§11.2).
 
-fn attack_result(s: &str) -> Option<AttackResult> {
-    [
-        AttackResult::AttackerWins,
-        AttackResult::DefenderWins,
-        AttackResult::BothRemoved,
-        AttackResult::FlagCaptured,
-    ]
-    .into_iter()
-    .find(|r| r.name() == s)
-}
-
 fn skip_reason(s: &str) -> Option<SkipReason> {
     [SkipReason::Blocked, SkipReason::Timeout]
         .into_iter()
         .find(|r| r.name() == s)
-}
-
-fn elimination_reason(s: &str) -> Option<EliminationReason> {
-    EliminationReason::ALL.into_iter().find(|r| r.name() == s)
 }
 
 fn draw_reason(s: &str) -> Option<DrawReason> {
@@ -415,17 +400,13 @@ fn pick<T>(
     parse(s).ok_or_else(|| format!("{path}: unknown value {s:?} (expected {expected})"))
 }
 
-/// Parse a win reason (an elimination reason) from its spelling: `flag_captured`, `skips`, …
-pub(crate) fn elimination_reason_from_name(s: &str) -> Option<EliminationReason> {
-    elimination_reason(s)
-}
-
 /// Parse a draw reason from its spelling: `quiet_plies`, `max_plies`, `agreement`.
 pub(crate) fn draw_reason_from_name(s: &str) -> Option<DrawReason> {
     draw_reason(s)
 }
 
-const ELIMINATION_REASONS: &str =
+/// The elimination reasons, as error messages list them.
+pub(crate) const ELIMINATION_REASONS: &str =
     "flag_captured, no_movable_pieces, blocked, skips, resigned or left";
 
 /// An event as JSON (RULES §11.2): `{"kind": "move", "seat": 0, "from": "a5", "to": "a6"}` and
@@ -510,7 +491,7 @@ pub fn event_from_json(topo: &Topology, v: &Value) -> Result<Event, String> {
             result: pick(
                 o.req("result")?,
                 "result",
-                attack_result,
+                AttackResult::from_name,
                 "attacker_wins, defender_wins, both_removed or flag_captured",
             )?,
         },
@@ -555,7 +536,7 @@ pub fn event_from_json(topo: &Topology, v: &Value) -> Result<Event, String> {
             reason: pick(
                 o.req("reason")?,
                 "reason",
-                elimination_reason,
+                EliminationReason::from_name,
                 ELIMINATION_REASONS,
             )?,
         },
@@ -602,7 +583,7 @@ pub fn outcome_from_json(v: &Value) -> Result<Option<Outcome>, String> {
             let reason = pick(
                 o.req("reason")?,
                 "reason",
-                elimination_reason,
+                EliminationReason::from_name,
                 ELIMINATION_REASONS,
             )?;
             Outcome::Win { winners, reason }

@@ -26,11 +26,10 @@
 //! `result win <seats> <reason>`, `result draw <reason>` or `result aborted`.
 
 use crate::deploy::{Deployment, DeploymentError};
-use crate::event::{Action, Event, EventSink, Outcome};
+use crate::event::{Action, EliminationReason, Event, EventSink, Outcome};
 use crate::json::{
-    draw_reason_from_name, elimination_reason_from_name, get_array, get_seat, get_str,
-    outcome_from_json, outcome_to_json, read_rules, setup_from_json, setup_to_json, show, topology,
-    Obj,
+    draw_reason_from_name, get_array, get_seat, get_str, outcome_from_json, outcome_to_json,
+    read_rules, setup_from_json, setup_to_json, show, topology, Obj,
 };
 use crate::notation::{action_from_text, action_to_text};
 use crate::options::{Options, Rules};
@@ -257,7 +256,7 @@ pub fn outcome_from_text(text: &str) -> Result<Outcome, String> {
                 }
                 mask.insert(s);
             }
-            let reason = elimination_reason_from_name(reason).ok_or_else(|| {
+            let reason = EliminationReason::from_name(reason).ok_or_else(|| {
                 format!(
                     "unknown win reason {reason:?} (expected flag_captured, no_movable_pieces, blocked, skips, resigned or left)"
                 )

@@ -6,8 +6,8 @@ use junqi_ai::external::{EngineProcess, ExternalBot};
 use junqi_ai::{bot_by_name, run_match, Budget, MatchConfig};
 use junqi_core::{position_from_json, BoardKind, Mode, Observer, Rules};
 use serde_json::json;
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
+use common::run;
 use std::time::Duration;
 
 const BIN: &str = env!("CARGO_BIN_EXE_junqi");
@@ -35,22 +35,9 @@ fn transcript() -> (Vec<String>, Vec<String>) {
 }
 
 fn run_engine(args: &[&str], input: &str) -> String {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("start junqi");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "junqi {args:?} failed");
-    String::from_utf8(out.stdout).unwrap()
+    let (out, err, ok) = run(args, input);
+    assert!(ok, "junqi {args:?} failed: {err}");
+    out
 }
 
 #[test]

@@ -100,33 +100,20 @@ fn lsa_rules_apply_gives_step_results() {
 
 #[test]
 fn lsa_perft_and_selfplay() {
-    let (out, _, ok) = run(
-        &[
-            "perft",
-            "--board",
-            "land_sea_air",
-            "--depth",
-            "2",
-            "--seed",
-            "3",
-        ],
-        "",
-    );
+    let seeded = [
+        "perft",
+        "--board",
+        "land_sea_air",
+        "--depth",
+        "2",
+        "--seed",
+        "3",
+    ];
+    let (out, _, ok) = run(&seeded, "");
     assert!(ok);
     let last = out.lines().last().unwrap();
     assert!(last.starts_with("perft 2 "), "{out}");
-    let (out2, _, _) = run(
-        &[
-            "perft",
-            "--board",
-            "land_sea_air",
-            "--depth",
-            "2",
-            "--seed",
-            "3",
-        ],
-        "",
-    );
+    let (out2, _, _) = run(&seeded, "");
     assert_eq!(out, out2, "a seeded random start is reproducible");
     let (out, _, ok) = run(&["perft", "--depth", "1", "--divide"], POS);
     assert!(ok);

@@ -32,11 +32,11 @@ use super::board::{Side, Square, BOARD_NAME};
 use super::combat::{CombatRule, Combatant};
 use super::movegen::Action;
 use super::notation::parse_square;
-use super::pieces::{PieceSet, Role};
+use super::pieces::{Arm, PieceSet, Role};
 use super::position::{CampProtects, Event, FortStrike, Options, Piece, Position, Status};
 use super::view::{Mode, Observer, View};
 use crate::event::{AttackResult, EliminationReason, Outcome};
-use crate::json::{get_array, get_bool, get_str, get_u32, show, Obj};
+use crate::json::{get_array, get_bool, get_str, get_u32, show, Obj, ELIMINATION_REASONS};
 use crate::options::{Blocked, LandmineRule};
 use crate::types::{BoardKind, SeatSet};
 use serde_json::{json, Map, Value};
@@ -454,16 +454,7 @@ pub fn position_to_json(mode: Mode, pos: &Position) -> Value {
     head(&mut m, mode, pos.options(), pos.to_move());
     let pieces: Vec<Value> = pos
         .pieces()
-        .map(|(at, p)| {
-            let mut q = Map::new();
-            q.insert("at".into(), at.to_string().into());
-            q.insert("seat".into(), (p.side() as u8).into());
-            q.insert("role".into(), p.role().name().into());
-            if p.landed() {
-                q.insert("landed".into(), true.into());
-            }
-            Value::Object(q)
-        })
+        .map(|(at, p)| piece_json(at, p.side(), None, Some(p.role()), p.landed()))
         .collect();
     m.insert("pieces".into(), Value::Array(pieces));
     tail(
@@ -498,19 +489,7 @@ pub fn view_to_json(v: &View) -> Value {
     let pieces: Vec<Value> = v
         .pieces
         .iter()
-        .map(|p| {
-            let mut q = Map::new();
-            q.insert("at".into(), p.at.to_string().into());
-            q.insert("seat".into(), (p.side as u8).into());
-            q.insert("arm".into(), p.arm.name().into());
-            if let Some(r) = p.role {
-                q.insert("role".into(), r.name().into());
-            }
-            if p.landed {
-                q.insert("landed".into(), true.into());
-            }
-            Value::Object(q)
-        })
+        .map(|p| piece_json(p.at, p.side, Some(p.arm), p.role, p.landed))
         .collect();
     m.insert("pieces".into(), Value::Array(pieces));
     tail(
@@ -524,12 +503,27 @@ pub fn view_to_json(v: &View) -> Value {
     m.insert("outcome".into(), outcome_to_json(v.status));
     m.insert(
         "legal_actions".into(),
-        v.legal_actions
-            .iter()
-            .map(|a| Value::String(a.to_string()))
-            .collect(),
+        actions_to_json(v.legal_actions.iter().copied()),
     );
     Value::Object(m)
+}
+
+/// One piece of a position or a view: its square and seat, its arm (views), its role where it
+/// is shown, and `landed` only when true.
+fn piece_json(at: Square, side: Side, arm: Option<Arm>, role: Option<Role>, landed: bool) -> Value {
+    let mut q = Map::new();
+    q.insert("at".into(), at.to_string().into());
+    q.insert("seat".into(), (side as u8).into());
+    if let Some(a) = arm {
+        q.insert("arm".into(), a.name().into());
+    }
+    if let Some(r) = role {
+        q.insert("role".into(), r.name().into());
+    }
+    if landed {
+        q.insert("landed".into(), true.into());
+    }
+    Value::Object(q)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -606,17 +600,6 @@ const EVENT_FIELDS: [&str; 10] = [
     "kind", "seat", "from", "to", "at", "result", "role", "landed", "reason", "strike",
 ];
 
-fn attack_result(s: &str) -> Option<AttackResult> {
-    [
-        AttackResult::AttackerWins,
-        AttackResult::DefenderWins,
-        AttackResult::BothRemoved,
-        AttackResult::FlagCaptured,
-    ]
-    .into_iter()
-    .find(|r| r.name() == s)
-}
-
 /// Read an event (§10.3). Every field of its kind is required, the attack flags and `landed`
 /// are optional (at most one attack flag, each `true` when present), and no other field is
 /// allowed.
@@ -666,7 +649,7 @@ pub fn event_from_json(v: &Value) -> Result<Event, String> {
         },
         "attack" => {
             let r = get_str(o.req("result")?, "result")?;
-            let result = attack_result(r).ok_or_else(|| {
+            let result = AttackResult::from_name(r).ok_or_else(|| {
                 format!("result: unknown value {r:?} (expected attacker_wins, defender_wins, both_removed or flag_captured)")
             })?;
             use super::position::AttackKind;
@@ -732,12 +715,9 @@ pub fn event_from_json(v: &Value) -> Result<Event, String> {
         },
         _ => {
             let r = get_str(o.req("reason")?, "reason")?;
-            let reason = EliminationReason::ALL
-                .into_iter()
-                .find(|x| x.name() == r)
-                .ok_or_else(|| {
-                    format!("reason: unknown value {r:?} (expected flag_captured, no_movable_pieces, blocked, skips, resigned or left)")
-                })?;
+            let reason = EliminationReason::from_name(r).ok_or_else(|| {
+                format!("reason: unknown value {r:?} (expected {ELIMINATION_REASONS})")
+            })?;
             Event::Eliminated { side, reason }
         }
     })
