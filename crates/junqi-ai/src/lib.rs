@@ -17,6 +17,7 @@ pub mod external;
 pub mod gen2026;
 pub mod heuristic;
 pub mod levels;
+pub mod lsa;
 pub mod registry;
 pub mod search;
 pub mod threats;

@@ -1,0 +1,10 @@
+//! Computer players for 陆海空三军棋 (board `land_sea_air`, `LANDSEAAIR.md`).
+//!
+//! The game has its own position type ([`junqi_core::lsa::Position`]) and its own view
+//! ([`junqi_core::lsa::View`]), so its bots implement their own trait, [`LsaBot`], shaped like
+//! [`crate::Bot`]: a bot sees only its seat's view and the events that seat receives (its own
+//! scout looks included, the enemy's never), and a compute [`crate::Budget`].
+
+pub mod bot;
+
+pub use bot::{LsaBot, LsaRandomBot};
