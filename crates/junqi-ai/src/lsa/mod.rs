@@ -5,6 +5,10 @@
 //! [`crate::Bot`]: a bot sees only its seat's view and the events that seat receives (its own
 //! scout looks included, the enemy's never), and a compute [`crate::Budget`].
 
+pub mod arena;
 pub mod bot;
+pub mod heuristic;
 
+pub use arena::{play_game, score, LsaResult};
 pub use bot::{LsaBot, LsaRandomBot};
+pub use heuristic::LsaHeuristicBot;
