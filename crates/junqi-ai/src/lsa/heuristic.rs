@@ -2,7 +2,8 @@
 //!
 //! What it knows of an enemy piece: its arm (public), its role when announced or when one of
 //! its own scout looks saw it (the note follows the piece as it moves), and whether it has moved
-//! (a piece that moved is no landmine, trap, flag or fort). Every other role of that arm that
+//! (a piece that moved is no landmine, trap, flag or fort; one that has not stands on a start
+//! square its role may take). Every other role of that arm that
 //! the enemy may still have is equally likely, weighted by how many of it remain unseen.
 //!
 //! An attack (move, sail, landing, fighter attack, missile flight, strike) is priced by the
@@ -14,7 +15,8 @@
 use super::bot::LsaBot;
 use crate::{BotError, Budget};
 use junqi_core::lsa::{
-    resolve, Action, AttackKind, Combatant, Deployment, Event, Options, Role, Side, Square, View,
+    resolve, start_squares, Action, AttackKind, Combatant, Deployment, Event, Options, Role, Side,
+    Square, View,
 };
 use junqi_core::AttackResult;
 use rand::{Rng, SeedableRng};
@@ -75,8 +77,24 @@ impl LsaHeuristicBot {
         let moved = self.moved.contains_key(&sq);
         let mut weights: Vec<(Role, f64)> = Role::ALL
             .iter()
-            .filter(|r| r.arm() == p.arm && set.has(**r))
-            .filter(|r| !moved || r.is_movable())
+            // A landed ship is a land piece that only a battleship or cruiser can be.
+            .filter(|r| {
+                if p.landed {
+                    r.landing_ship().is_some()
+                } else {
+                    r.arm() == p.arm
+                }
+            })
+            .filter(|r| set.has(**r))
+            // A piece that moved can be no immovable one; one that has not stands on its
+            // start square, which only some roles may take (§3).
+            .filter(|r| {
+                if moved {
+                    r.is_movable()
+                } else {
+                    start_squares(p.side, **r).contains(sq)
+                }
+            })
             .map(|&r| {
                 let known = view
                     .pieces
@@ -128,6 +146,13 @@ impl LsaHeuristicBot {
             return 0.0;
         };
         let strike = matches!(action, Action::Strike { .. });
+        // Losing the last movers loses the game (§7): the fewer we have, the dearer each one.
+        let movers = view
+            .pieces
+            .iter()
+            .filter(|p| p.side == self.side && p.role.is_some_and(Role::is_movable))
+            .count();
+        let scarcity = 1.0 + 8.0 / movers.max(1) as f64;
         let mut gain = 0.0;
         for (role, w) in belief {
             let def = if target.landed {
@@ -146,7 +171,7 @@ impl LsaHeuristicBot {
                 g += worth(role);
             }
             if !out.attacker_survives && !strike {
-                g -= worth(att.role());
+                g -= worth(att.role()) * scarcity;
             }
             if out.result == AttackResult::DefenderWins && !strike {
                 // The loss also tells the enemy what we had; a small extra cost.
@@ -154,16 +179,33 @@ impl LsaHeuristicBot {
             }
             gain += w * g;
         }
-        gain
+        // A draw by quiet plies is a lost win against a weaker side: as the count nears the
+        // limit, an attack is worth more for ending the quiet run.
+        let quiet = f64::from(view.quiet_plies) / f64::from(self.options.quiet_plies.get());
+        gain + 12.0 * quiet * quiet / scarcity
     }
 
-    /// A quiet move's worth: progress towards the enemy's back ranks.
-    fn progress(&self, _view: &View, action: Action) -> f64 {
+    /// A quiet move's worth: progress towards the enemy's back ranks, and towards the nearest
+    /// enemy piece of the arm it can meet (so that a late game with few pieces does not wander
+    /// into the quiet-ply draw).
+    fn progress(&self, view: &View, action: Action) -> f64 {
         let ahead = |sq: Square| match self.side {
             Side::South => f64::from(sq.rank()),
             Side::North => -f64::from(sq.rank()),
         };
-        0.15 * (ahead(action.to()) - ahead(action.from()))
+        let nearest = |sq: Square| {
+            view.pieces
+                .iter()
+                .filter(|p| p.side != self.side)
+                .map(|p| {
+                    (i32::from(p.at.file()) - i32::from(sq.file())).abs()
+                        + (i32::from(p.at.rank()) - i32::from(sq.rank())).abs()
+                })
+                .min()
+                .unwrap_or(0)
+        };
+        let closer = f64::from(nearest(action.from()) - nearest(action.to()));
+        0.15 * (ahead(action.to()) - ahead(action.from())) + 0.1 * closer
     }
 
     /// Follow a piece's note from square to square.
@@ -211,20 +253,24 @@ impl LsaBot for LsaHeuristicBot {
                     result,
                     kind,
                 } => {
-                    // Whatever stood on a square that an attack emptied is gone; a striker
-                    // stays where it is, any other winner takes the square.
-                    self.seen.remove(&to);
-                    self.moved.remove(&to);
-                    if kind != AttackKind::Strike {
-                        if result == AttackResult::AttackerWins {
-                            if side != self.side {
-                                self.moved.insert(from, ());
-                            }
-                            self.follow(from, to);
-                        } else {
-                            self.seen.remove(&from);
-                            self.moved.remove(&from);
+                    // A defender that lost is gone; a striker stays where it is unless both
+                    // fell; any other winner takes the square, any other loser is gone.
+                    if result != AttackResult::DefenderWins {
+                        self.seen.remove(&to);
+                        self.moved.remove(&to);
+                    }
+                    let attacker_moves =
+                        kind != AttackKind::Strike && result == AttackResult::AttackerWins;
+                    let attacker_gone = result == AttackResult::BothRemoved
+                        || (kind != AttackKind::Strike && result == AttackResult::DefenderWins);
+                    if attacker_moves {
+                        if side != self.side {
+                            self.moved.insert(from, ());
                         }
+                        self.follow(from, to);
+                    } else if attacker_gone {
+                        self.seen.remove(&from);
+                        self.moved.remove(&from);
                     }
                 }
                 Event::ScoutedPrivate { side, at, role, .. } if side == self.side => {
@@ -244,5 +290,58 @@ impl LsaBot for LsaHeuristicBot {
         }
         best.map(|(_, a)| a)
             .ok_or_else(|| BotError("asked to move with no legal action".into()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lsa::LsaRandomBot;
+    use junqi_core::lsa::{events_for, Mode, Observer, PieceSet, Position};
+
+    /// Over random games of both piece sets, the belief never rules out an enemy piece's true
+    /// role, and rules out every role whose start squares do not hold an unmoved piece.
+    #[test]
+    fn belief_always_holds_the_truth() {
+        for set in PieceSet::ALL {
+            for seed in 0..6u64 {
+                let opts = Options {
+                    piece_set: set,
+                    ..Options::default()
+                };
+                let mut h = LsaHeuristicBot::default();
+                let mut r = LsaRandomBot::default();
+                h.new_game(&opts, Side::South, seed);
+                r.new_game(&opts, Side::North, seed + 50);
+                let mut pos = Position::new(opts, &h.deploy().unwrap(), &r.deploy().unwrap())
+                    .expect("legal layouts");
+                let me = Observer::Seat(Side::South);
+                let mut plies = 0;
+                while !pos.is_over() && plies < 400 {
+                    let view = pos.view(Mode::Dark, Observer::Seat(pos.to_move()));
+                    let a = if pos.to_move() == Side::South {
+                        h.choose(&view, Budget::Nodes(1)).unwrap()
+                    } else {
+                        r.choose(&view, Budget::Nodes(1)).unwrap()
+                    };
+                    let step = pos.apply(a).unwrap();
+                    let evs: Vec<Event> = events_for(me, step.events.as_slice()).collect();
+                    let view = pos.view(Mode::Dark, me);
+                    h.observe(&evs, &view);
+                    for (sq, p) in pos.pieces().filter(|(_, p)| p.side() == Side::North) {
+                        let belief = h.belief(&view, sq);
+                        assert!(
+                            belief.iter().any(|(role, w)| *role == p.role() && *w > 0.0),
+                            "{set:?} seed {seed} ply {plies}: belief {belief:?} on {sq} rules out {:?} (seen {:?}, moved {}, view {:?})",
+                            p.role(),
+                            h.seen.get(&sq),
+                            h.moved.contains_key(&sq),
+                            view.at(sq)
+                        );
+                    }
+                    plies += 1;
+                }
+            }
+        }
     }
 }
