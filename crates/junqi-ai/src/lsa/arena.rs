@@ -16,14 +16,12 @@ pub enum LsaResult {
 
 /// Play one game: `bots[0]` is South, `bots[1]` North. A bot that cannot answer loses.
 pub fn play_game(
-    bots: [&mut dyn LsaBot; 2],
+    mut bots: [&mut dyn LsaBot; 2],
     options: &Options,
     mode: Mode,
     seed: u64,
     budget: Budget,
 ) -> Result<LsaResult, (Side, BotError)> {
-    let [south, north] = bots;
-    let mut bots: [&mut dyn LsaBot; 2] = [south, north];
     let sides = [Side::South, Side::North];
     for (i, b) in bots.iter_mut().enumerate() {
         b.new_game(

@@ -75,34 +75,26 @@ impl LsaBot for LsaRandomBot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use junqi_core::lsa::{events_for, Mode, Observer, Position};
+    use crate::lsa::{play_game, LsaResult};
+    use junqi_core::lsa::Mode;
 
-    /// Two random bots play a whole game through the trait: every choice is legal and the game
-    /// ends (by a win or the quiet-ply draw).
+    /// Two random bots play whole games through the trait: the driver refuses any illegal
+    /// choice, so finishing means every choice was legal; the game ends by a win or a draw.
     #[test]
     fn two_random_bots_finish_a_game_with_legal_choices() {
-        let opts = Options::default();
-        let mut bots = [LsaRandomBot::default(), LsaRandomBot::default()];
-        let sides = [Side::South, Side::North];
-        for (i, b) in bots.iter_mut().enumerate() {
-            b.new_game(&opts, sides[i], 7 + i as u64);
-        }
-        let layouts = [bots[0].deploy().unwrap(), bots[1].deploy().unwrap()];
-        let mut pos = Position::new(opts, &layouts[0], &layouts[1]).expect("legal layouts");
-        let mut plies = 0;
-        while !pos.is_over() {
-            let me = pos.to_move();
-            let view = pos.view(Mode::Dark, Observer::Seat(me));
-            let a = bots[me as usize].choose(&view, Budget::Nodes(1)).unwrap();
-            assert!(pos.is_legal(a), "bot chose an illegal action {a}");
-            let step = pos.apply(a).unwrap();
-            for (i, b) in bots.iter_mut().enumerate() {
-                let obs = Observer::Seat(sides[i]);
-                let evs: Vec<Event> = events_for(obs, step.events.as_slice()).collect();
-                b.observe(&evs, &pos.view(Mode::Dark, obs));
-            }
-            plies += 1;
-            assert!(plies < 100_000, "game did not end");
+        for seed in 0..4 {
+            let (mut a, mut b) = (LsaRandomBot::default(), LsaRandomBot::default());
+            let result = play_game(
+                [&mut a, &mut b],
+                &Options::default(),
+                Mode::Dark,
+                seed,
+                Budget::Nodes(1),
+            );
+            assert!(
+                matches!(result, Ok(LsaResult::Win(_) | LsaResult::Draw)),
+                "seed {seed}: {result:?}"
+            );
         }
     }
 }

@@ -16,7 +16,7 @@ use super::bot::LsaBot;
 use crate::{BotError, Budget};
 use junqi_core::lsa::{
     resolve, start_squares, Action, AttackKind, Combatant, Deployment, Event, Options, Role, Side,
-    Square, View,
+    Square, SquareSet, View,
 };
 use junqi_core::AttackResult;
 use rand::{Rng, SeedableRng};
@@ -41,13 +41,38 @@ fn worth(role: Role) -> f64 {
     }
 }
 
+/// What is at stake in one decision, the same for every action.
+#[derive(Clone, Copy)]
+struct Stakes {
+    /// How much dearer than its worth each of our movers is: losing the last movers loses the
+    /// game (§7), so the fewer we have, the dearer each one.
+    scarcity: f64,
+    /// How near the quiet-ply draw is (0–1): a draw is a lost win against a weaker side, so as
+    /// the count nears the limit an attack is worth more for ending the quiet run.
+    quiet: f64,
+}
+
+impl Stakes {
+    fn of(view: &View, side: Side, options: &Options) -> Stakes {
+        let movers = view
+            .pieces
+            .iter()
+            .filter(|p| p.side == side && p.role.is_some_and(Role::is_movable))
+            .count();
+        Stakes {
+            scarcity: 1.0 + 8.0 / movers.max(1) as f64,
+            quiet: f64::from(view.quiet_plies) / f64::from(options.quiet_plies.get()),
+        }
+    }
+}
+
 /// The heuristic land-sea-air player.
 pub struct LsaHeuristicBot {
     rng: ChaCha8Rng,
     side: Side,
     options: Options,
     /// Enemy squares whose piece has moved.
-    moved: HashMap<Square, ()>,
+    moved: SquareSet,
     /// Enemy pieces one of our looks saw, by their current square.
     seen: HashMap<Square, Role>,
 }
@@ -58,7 +83,7 @@ impl Default for LsaHeuristicBot {
             rng: ChaCha8Rng::seed_from_u64(0),
             side: Side::South,
             options: Options::default(),
-            moved: HashMap::new(),
+            moved: SquareSet::EMPTY,
             seen: HashMap::new(),
         }
     }
@@ -74,7 +99,7 @@ impl LsaHeuristicBot {
             return vec![(r, 1.0)];
         }
         let set = self.options.piece_set;
-        let moved = self.moved.contains_key(&sq);
+        let moved = self.moved.contains(sq);
         let mut weights: Vec<(Role, f64)> = Role::ALL
             .iter()
             // A landed ship is a land piece that only a battleship or cruiser can be.
@@ -127,7 +152,7 @@ impl LsaHeuristicBot {
     }
 
     /// The expected gain of `action`.
-    fn score(&self, view: &View, action: Action) -> f64 {
+    fn score(&self, view: &View, stakes: Stakes, action: Action) -> f64 {
         let target = view.at(action.to()).filter(|p| p.side != self.side);
         let Some(target) = target else {
             return self.progress(view, action);
@@ -146,13 +171,7 @@ impl LsaHeuristicBot {
             return 0.0;
         };
         let strike = matches!(action, Action::Strike { .. });
-        // Losing the last movers loses the game (§7): the fewer we have, the dearer each one.
-        let movers = view
-            .pieces
-            .iter()
-            .filter(|p| p.side == self.side && p.role.is_some_and(Role::is_movable))
-            .count();
-        let scarcity = 1.0 + 8.0 / movers.max(1) as f64;
+        let Stakes { scarcity, quiet } = stakes;
         let mut gain = 0.0;
         for (role, w) in belief {
             let def = if target.landed {
@@ -179,9 +198,6 @@ impl LsaHeuristicBot {
             }
             gain += w * g;
         }
-        // A draw by quiet plies is a lost win against a weaker side: as the count nears the
-        // limit, an attack is worth more for ending the quiet run.
-        let quiet = f64::from(view.quiet_plies) / f64::from(self.options.quiet_plies.get());
         gain + 12.0 * quiet * quiet / scarcity
     }
 
@@ -213,8 +229,9 @@ impl LsaHeuristicBot {
         if let Some(r) = self.seen.remove(&from) {
             self.seen.insert(to, r);
         }
-        if self.moved.remove(&from).is_some() {
-            self.moved.insert(to, ());
+        if self.moved.contains(from) {
+            self.moved.remove(from);
+            self.moved.insert(to);
         }
     }
 }
@@ -227,7 +244,7 @@ impl LsaBot for LsaHeuristicBot {
         self.rng = ChaCha8Rng::seed_from_u64(seed);
         self.side = side;
         self.options = *options;
-        self.moved.clear();
+        self.moved = SquareSet::EMPTY;
         self.seen.clear();
     }
     fn deploy(&mut self) -> Result<Deployment, BotError> {
@@ -243,7 +260,7 @@ impl LsaBot for LsaHeuristicBot {
                 Event::Moved { side, from, to } | Event::Landed { side, from, to }
                     if side != self.side =>
                 {
-                    self.moved.insert(from, ());
+                    self.moved.insert(from);
                     self.follow(from, to);
                 }
                 Event::Attack {
@@ -257,7 +274,7 @@ impl LsaBot for LsaHeuristicBot {
                     // fell; any other winner takes the square, any other loser is gone.
                     if result != AttackResult::DefenderWins {
                         self.seen.remove(&to);
-                        self.moved.remove(&to);
+                        self.moved.remove(to);
                     }
                     let attacker_moves =
                         kind != AttackKind::Strike && result == AttackResult::AttackerWins;
@@ -265,12 +282,12 @@ impl LsaBot for LsaHeuristicBot {
                         || (kind != AttackKind::Strike && result == AttackResult::DefenderWins);
                     if attacker_moves {
                         if side != self.side {
-                            self.moved.insert(from, ());
+                            self.moved.insert(from);
                         }
                         self.follow(from, to);
                     } else if attacker_gone {
                         self.seen.remove(&from);
-                        self.moved.remove(&from);
+                        self.moved.remove(from);
                     }
                 }
                 Event::ScoutedPrivate { side, at, role, .. } if side == self.side => {
@@ -281,9 +298,10 @@ impl LsaBot for LsaHeuristicBot {
         }
     }
     fn choose(&mut self, view: &View, _budget: Budget) -> Result<Action, BotError> {
+        let stakes = Stakes::of(view, self.side, &self.options);
         let mut best: Option<(f64, Action)> = None;
         for &a in &view.legal_actions {
-            let s = self.score(view, a) + self.rng.gen_range(0.0..0.01);
+            let s = self.score(view, stakes, a) + self.rng.gen_range(0.0..0.01);
             if best.is_none_or(|(b, _)| s > b) {
                 best = Some((s, a));
             }
@@ -335,7 +353,7 @@ mod tests {
                             "{set:?} seed {seed} ply {plies}: belief {belief:?} on {sq} rules out {:?} (seen {:?}, moved {}, view {:?})",
                             p.role(),
                             h.seen.get(&sq),
-                            h.moved.contains_key(&sq),
+                            h.moved.contains(sq),
                             view.at(sq)
                         );
                     }

@@ -3,7 +3,7 @@
 //! and an air force on a 9 × 15 board whose halves are joined by two iron bridges across a sea.
 //!
 //! What is here, self-contained (the rest of the crate does not use it; the `junqi` command line
-//! does):
+//! and the land-sea-air players of `junqi-ai` do):
 //! - [`board`](crate::lsa::board): the board of §2 — square types, road and rail edges, sea and landing edges,
 //!   strike squares, rail, sea and air lines, local coordinates, square names;
 //! - [`pieces`](crate::lsa::pieces): the arms and roles of §1, their classes and strengths, the landed-ship
