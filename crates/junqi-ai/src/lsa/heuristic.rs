@@ -1,10 +1,8 @@
 //! A one-ply land-sea-air player that prices every action by what the seat may know.
 //!
-//! What it knows of an enemy piece: its arm (public), its role when announced or when one of
-//! its own scout looks saw it (the note follows the piece as it moves), and whether it has moved
-//! (a piece that moved is no landmine, trap, flag or fort; one that has not stands on a start
-//! square its role may take). Every other role of that arm that
-//! the enemy may still have is equally likely, weighted by how many of it remain unseen.
+//! What it knows of an enemy piece is the seat's [`LsaBelief`]: its arm, its history (moved or
+//! not), what the attacks it took part in and the seat's own looks taught, each possible role
+//! weighted by how many of it the enemy may still have.
 //!
 //! An attack (move, sail, landing, fighter attack, missile flight, strike) is priced by the
 //! expected material it wins and loses under that belief, with C1–C10 (`combat::resolve`)
@@ -12,16 +10,15 @@
 //! worth a little when it names an unknown piece, less the risk of being shot down by an
 //! anti-aircraft gun. Quiet moves are worth a little progress towards the enemy's back ranks.
 
+use super::belief::LsaBelief;
 use super::bot::LsaBot;
 use crate::{BotError, Budget};
 use junqi_core::lsa::{
-    resolve, start_squares, Action, AttackKind, Combatant, Deployment, Event, Options, Role, Side,
-    Square, SquareSet, View,
+    resolve, Action, Combatant, Deployment, Event, Options, Role, Side, Square, View,
 };
 use junqi_core::AttackResult;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::collections::HashMap;
 
 /// The material worth of a role, in the heuristic's own units (the flag's is the game).
 fn worth(role: Role) -> f64 {
@@ -71,10 +68,8 @@ pub struct LsaHeuristicBot {
     rng: ChaCha8Rng,
     side: Side,
     options: Options,
-    /// Enemy squares whose piece has moved.
-    moved: SquareSet,
-    /// Enemy pieces one of our looks saw, by their current square.
-    seen: HashMap<Square, Role>,
+    /// What the seat knows of the enemy's pieces.
+    belief: LsaBelief,
 }
 
 impl Default for LsaHeuristicBot {
@@ -83,8 +78,7 @@ impl Default for LsaHeuristicBot {
             rng: ChaCha8Rng::seed_from_u64(0),
             side: Side::South,
             options: Options::default(),
-            moved: SquareSet::EMPTY,
-            seen: HashMap::new(),
+            belief: LsaBelief::new(&Options::default(), Side::South),
         }
     }
 }
@@ -92,52 +86,7 @@ impl Default for LsaHeuristicBot {
 impl LsaHeuristicBot {
     /// The enemy's possible roles on `sq` with their weights (summing to 1), as the bot knows.
     fn belief(&self, view: &View, sq: Square) -> Vec<(Role, f64)> {
-        let Some(p) = view.at(sq) else {
-            return Vec::new();
-        };
-        if let Some(r) = p.role.or_else(|| self.seen.get(&sq).copied()) {
-            return vec![(r, 1.0)];
-        }
-        let set = self.options.piece_set;
-        let moved = self.moved.contains(sq);
-        let mut weights: Vec<(Role, f64)> = Role::ALL
-            .iter()
-            // A landed ship is a land piece that only a battleship or cruiser can be.
-            .filter(|r| {
-                if p.landed {
-                    r.landing_ship().is_some()
-                } else {
-                    r.arm() == p.arm
-                }
-            })
-            .filter(|r| set.has(**r))
-            // A piece that moved can be no immovable one; one that has not stands on its
-            // start square, which only some roles may take (§3).
-            .filter(|r| {
-                if moved {
-                    r.is_movable()
-                } else {
-                    start_squares(p.side, **r).contains(sq)
-                }
-            })
-            .map(|&r| {
-                let known = view
-                    .pieces
-                    .iter()
-                    .filter(|q| q.side == p.side && q.role == Some(r))
-                    .count();
-                (r, f64::from(set.count(r)) - known as f64)
-            })
-            .filter(|(_, w)| *w > 0.0)
-            .collect();
-        let total: f64 = weights.iter().map(|(_, w)| w).sum();
-        if total <= 0.0 {
-            return Vec::new();
-        }
-        for w in &mut weights {
-            w.1 /= total;
-        }
-        weights
+        self.belief.roles(view, sq)
     }
 
     /// How the piece on `from` fights when it makes `action`.
@@ -223,17 +172,6 @@ impl LsaHeuristicBot {
         let closer = f64::from(nearest(action.from()) - nearest(action.to()));
         0.15 * (ahead(action.to()) - ahead(action.from())) + 0.1 * closer
     }
-
-    /// Follow a piece's note from square to square.
-    fn follow(&mut self, from: Square, to: Square) {
-        if let Some(r) = self.seen.remove(&from) {
-            self.seen.insert(to, r);
-        }
-        if self.moved.contains(from) {
-            self.moved.remove(from);
-            self.moved.insert(to);
-        }
-    }
 }
 
 impl LsaBot for LsaHeuristicBot {
@@ -244,8 +182,7 @@ impl LsaBot for LsaHeuristicBot {
         self.rng = ChaCha8Rng::seed_from_u64(seed);
         self.side = side;
         self.options = *options;
-        self.moved = SquareSet::EMPTY;
-        self.seen.clear();
+        self.belief = LsaBelief::new(options, side);
     }
     fn deploy(&mut self) -> Result<Deployment, BotError> {
         Ok(Deployment::random(
@@ -254,50 +191,11 @@ impl LsaBot for LsaHeuristicBot {
             &mut self.rng,
         ))
     }
-    fn observe(&mut self, events: &[Event], _view: &View) {
-        for e in events {
-            match *e {
-                Event::Moved { side, from, to } | Event::Landed { side, from, to }
-                    if side != self.side =>
-                {
-                    self.moved.insert(from);
-                    self.follow(from, to);
-                }
-                Event::Attack {
-                    side,
-                    from,
-                    to,
-                    result,
-                    kind,
-                } => {
-                    // A defender that lost is gone; a striker stays where it is unless both
-                    // fell; any other winner takes the square, any other loser is gone.
-                    if result != AttackResult::DefenderWins {
-                        self.seen.remove(&to);
-                        self.moved.remove(to);
-                    }
-                    let attacker_moves =
-                        kind != AttackKind::Strike && result == AttackResult::AttackerWins;
-                    let attacker_gone = result == AttackResult::BothRemoved
-                        || (kind != AttackKind::Strike && result == AttackResult::DefenderWins);
-                    if attacker_moves {
-                        if side != self.side {
-                            self.moved.insert(from);
-                        }
-                        self.follow(from, to);
-                    } else if attacker_gone {
-                        self.seen.remove(&from);
-                        self.moved.remove(from);
-                    }
-                }
-                Event::ScoutedPrivate { side, at, role, .. } if side == self.side => {
-                    self.seen.insert(at, role);
-                }
-                _ => {}
-            }
-        }
+    fn observe(&mut self, events: &[Event], view: &View) {
+        self.belief.observe(events, view);
     }
     fn choose(&mut self, view: &View, _budget: Budget) -> Result<Action, BotError> {
+        self.belief.see(view);
         let stakes = Stakes::of(view, self.side, &self.options);
         let mut best: Option<(f64, Action)> = None;
         for &a in &view.legal_actions {
@@ -308,58 +206,5 @@ impl LsaBot for LsaHeuristicBot {
         }
         best.map(|(_, a)| a)
             .ok_or_else(|| BotError("asked to move with no legal action".into()))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::lsa::LsaRandomBot;
-    use junqi_core::lsa::{events_for, Mode, Observer, PieceSet, Position};
-
-    /// Over random games of both piece sets, the belief never rules out an enemy piece's true
-    /// role, and rules out every role whose start squares do not hold an unmoved piece.
-    #[test]
-    fn belief_always_holds_the_truth() {
-        for set in PieceSet::ALL {
-            for seed in 0..6u64 {
-                let opts = Options {
-                    piece_set: set,
-                    ..Options::default()
-                };
-                let mut h = LsaHeuristicBot::default();
-                let mut r = LsaRandomBot::default();
-                h.new_game(&opts, Side::South, seed);
-                r.new_game(&opts, Side::North, seed + 50);
-                let mut pos = Position::new(opts, &h.deploy().unwrap(), &r.deploy().unwrap())
-                    .expect("legal layouts");
-                let me = Observer::Seat(Side::South);
-                let mut plies = 0;
-                while !pos.is_over() && plies < 400 {
-                    let view = pos.view(Mode::Dark, Observer::Seat(pos.to_move()));
-                    let a = if pos.to_move() == Side::South {
-                        h.choose(&view, Budget::Nodes(1)).unwrap()
-                    } else {
-                        r.choose(&view, Budget::Nodes(1)).unwrap()
-                    };
-                    let step = pos.apply(a).unwrap();
-                    let evs: Vec<Event> = events_for(me, step.events.as_slice()).collect();
-                    let view = pos.view(Mode::Dark, me);
-                    h.observe(&evs, &view);
-                    for (sq, p) in pos.pieces().filter(|(_, p)| p.side() == Side::North) {
-                        let belief = h.belief(&view, sq);
-                        assert!(
-                            belief.iter().any(|(role, w)| *role == p.role() && *w > 0.0),
-                            "{set:?} seed {seed} ply {plies}: belief {belief:?} on {sq} rules out {:?} (seen {:?}, moved {}, view {:?})",
-                            p.role(),
-                            h.seen.get(&sq),
-                            h.moved.contains(sq),
-                            view.at(sq)
-                        );
-                    }
-                    plies += 1;
-                }
-            }
-        }
     }
 }

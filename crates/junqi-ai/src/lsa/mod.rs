@@ -6,9 +6,11 @@
 //! scout looks included, the enemy's never), and a compute [`crate::Budget`].
 
 pub mod arena;
+pub mod belief;
 pub mod bot;
 pub mod heuristic;
 
 pub use arena::{play_game, score, LsaResult};
+pub use belief::LsaBelief;
 pub use bot::{LsaBot, LsaRandomBot};
 pub use heuristic::LsaHeuristicBot;

@@ -39,7 +39,7 @@ pub use board::{Board, Line, LineKind, Local, Side, Square, SquareSet, SquareTyp
 pub use combat::{can_meet, resolve, CombatOptions, CombatRule, Combatant, Outcome};
 pub use deploy::{start_squares, DeployError, Deployment};
 pub use movegen::{Action, ActionList, Actions, PieceActionList, MAX_ACTIONS, MAX_PIECE_ACTIONS};
-pub use pieces::{Arm, Class, LandedShip, PieceSet, Role};
+pub use pieces::{Arm, Class, LandedShip, PieceSet, Role, ROLES};
 pub use position::{
     AttackKind, CampProtects, Event, Events, FortStrike, IllegalAction, Options, Piece, Position,
     SetupError, Status, Step,
