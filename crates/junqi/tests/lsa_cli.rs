@@ -1,7 +1,7 @@
 //! The land-sea-air board (`land_sea_air`) through the real binary: `junqi rules legal` and
 //! `junqi rules apply` dispatch on the position's board, `junqi perft --board land_sea_air`
 //! counts from a random start or a position, `junqi selfplay --board land_sea_air` plays random
-//! games.
+//! games, `junqi arena --board land_sea_air` plays matches between its built-in players.
 
 mod common;
 use common::run;
@@ -188,4 +188,91 @@ fn lsa_perft_and_selfplay() {
         let (_, err, ok) = run(&args, "");
         assert!(!ok && err.contains("error"), "{args:?}: {err}");
     }
+}
+
+#[test]
+fn lsa_arena_plays_paired_games_and_refuses_what_it_cannot_play() {
+    let args = [
+        "arena",
+        "--board",
+        "land_sea_air",
+        "--bot",
+        "heuristic",
+        "--bot",
+        "random",
+        "--games",
+        "3",
+        "--seed",
+        "4",
+        "--budget",
+        "nodes:1",
+        "--json",
+    ];
+    let (out, err, ok) = run(&args, "");
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["board"], "land_sea_air");
+    assert_eq!(v["games"], 4, "rounded up to whole deals: {v}");
+    assert_eq!(v["bots"], serde_json::json!(["heuristic", "random"]));
+    let wins = v["wins"].as_u64().unwrap();
+    let draws = v["draws"].as_u64().unwrap();
+    let losses = v["losses"].as_u64().unwrap();
+    assert_eq!(wins + draws + losses, 4);
+    assert!(wins >= 3, "the heuristic beats random: {v}");
+    let per_game = v["per_game"].as_array().unwrap();
+    assert_eq!(
+        per_game[0]["seat_bots"],
+        serde_json::json!(["heuristic", "random"])
+    );
+    assert_eq!(
+        per_game[1]["seat_bots"],
+        serde_json::json!(["random", "heuristic"])
+    );
+    let (out2, _, _) = run(&args, "");
+    let v2: serde_json::Value = serde_json::from_str(out2.trim()).unwrap();
+    assert_eq!(v["per_game"], v2["per_game"], "reproducible from --seed");
+
+    let (_, err, ok) = run(
+        &[
+            "arena",
+            "--board",
+            "land_sea_air",
+            "--bot",
+            "search@depth=2",
+            "--bot",
+            "cmd:junqi engine",
+            "--games",
+            "2",
+        ],
+        "",
+    );
+    assert!(!ok && err.contains("external engines"), "{err}");
+    let (_, err, ok) = run(
+        &[
+            "arena",
+            "--board",
+            "land_sea_air",
+            "--bot",
+            "minimax",
+            "--bot",
+            "random",
+        ],
+        "",
+    );
+    assert!(!ok && err.contains("random, heuristic, search"), "{err}");
+    let (_, err, ok) = run(
+        &[
+            "arena",
+            "--board",
+            "land_sea_air",
+            "--bot",
+            "random",
+            "--bot",
+            "random",
+            "--mode",
+            "flip",
+        ],
+        "",
+    );
+    assert!(!ok && err.contains("dark or open"), "{err}");
 }

@@ -92,7 +92,10 @@ mod tests {
                 Budget::Nodes(1),
             );
             assert!(
-                matches!(result, Ok(LsaResult::Win(_) | LsaResult::Draw)),
+                matches!(
+                    result.as_ref().map(|p| p.result()),
+                    Ok(LsaResult::Win(_) | LsaResult::Draw)
+                ),
                 "seed {seed}: {result:?}"
             );
         }

@@ -21,7 +21,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// The material worth of a role, in the heuristic's own units (the flag's is the game).
-fn worth(role: Role) -> f64 {
+pub(super) fn worth(role: Role) -> f64 {
     use junqi_core::lsa::Class;
     match role.class() {
         Class::Flag => 1000.0,
@@ -84,11 +84,6 @@ impl Default for LsaHeuristicBot {
 }
 
 impl LsaHeuristicBot {
-    /// The enemy's possible roles on `sq` with their weights (summing to 1), as the bot knows.
-    fn belief(&self, view: &View, sq: Square) -> Vec<(Role, f64)> {
-        self.belief.roles(view, sq)
-    }
-
     /// How the piece on `from` fights when it makes `action`.
     fn attacker(view: &View, action: Action) -> Option<Combatant> {
         let me = view.at(action.from())?;
@@ -106,7 +101,7 @@ impl LsaHeuristicBot {
         let Some(target) = target else {
             return self.progress(view, action);
         };
-        let belief = self.belief(view, action.to());
+        let belief = self.belief.roles(view, action.to());
         if let Action::Look { .. } = action {
             let aa: f64 = belief
                 .iter()
@@ -174,6 +169,29 @@ impl LsaHeuristicBot {
     }
 }
 
+impl LsaHeuristicBot {
+    /// Every legal action of `view` with its price (a little noise breaks ties), in the
+    /// view's order; the seat's belief takes in the view first.
+    pub(super) fn rank(&mut self, view: &View) -> Vec<(f64, Action)> {
+        self.belief.see(view);
+        let stakes = Stakes::of(view, self.side, &self.options);
+        view.legal_actions
+            .iter()
+            .map(|&a| {
+                (
+                    self.score(view, stakes, a) + self.rng.gen_range(0.0..0.01),
+                    a,
+                )
+            })
+            .collect()
+    }
+
+    /// What the seat knows of the enemy's pieces.
+    pub(super) fn belief(&self) -> &LsaBelief {
+        &self.belief
+    }
+}
+
 impl LsaBot for LsaHeuristicBot {
     fn name(&self) -> String {
         "heuristic".into()
@@ -195,16 +213,11 @@ impl LsaBot for LsaHeuristicBot {
         self.belief.observe(events, view);
     }
     fn choose(&mut self, view: &View, _budget: Budget) -> Result<Action, BotError> {
-        self.belief.see(view);
-        let stakes = Stakes::of(view, self.side, &self.options);
-        let mut best: Option<(f64, Action)> = None;
-        for &a in &view.legal_actions {
-            let s = self.score(view, stakes, a) + self.rng.gen_range(0.0..0.01);
-            if best.is_none_or(|(b, _)| s > b) {
-                best = Some((s, a));
-            }
-        }
-        best.map(|(_, a)| a)
+        let ranked = self.rank(view);
+        ranked
+            .iter()
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|&(_, a)| a)
             .ok_or_else(|| BotError("asked to move with no legal action".into()))
     }
 }

@@ -9,8 +9,17 @@ pub mod arena;
 pub mod belief;
 pub mod bot;
 pub mod heuristic;
+pub mod layout;
+pub mod registry;
+pub mod search;
 
-pub use arena::{play_game, score, LsaResult};
+pub use arena::{
+    play_game, run_match, score, LsaBotFactory, LsaMatchConfig, LsaMatchGame, LsaMatchReport,
+    LsaPlayed, LsaResult,
+};
 pub use belief::LsaBelief;
 pub use bot::{LsaBot, LsaRandomBot};
 pub use heuristic::LsaHeuristicBot;
+pub use layout::guarded_layout;
+pub use registry::{bot_by_spec, BOT_NAMES};
+pub use search::{LsaSearchBot, LsaSearchParams};

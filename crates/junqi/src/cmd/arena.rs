@@ -100,8 +100,22 @@ pub fn run(a: Args) -> Result<()> {
     if a.games == 0 {
         bail!("--games must be at least 1");
     }
-    let rules = a.rules.rules()?;
     let budget = parse_budget(&a.budget).map_err(|e| anyhow!("--budget: {e}"))?;
+    if a.rules.board == super::lsa::BOARD {
+        return super::lsa::run_arena(super::lsa::Arena {
+            bots: [&a.bots[0], &a.bots[1]],
+            mode: &a.rules.mode,
+            options: a.rules.options.as_deref(),
+            teams: a.rules.teams.as_deref(),
+            games: a.games,
+            seed: a.seed,
+            budget,
+            budget_text: &a.budget,
+            threads: a.threads,
+            json: a.json,
+        });
+    }
+    let rules = a.rules.rules()?;
     let limit = Duration::from_millis(a.time_limit_ms);
     let process = EngineProcess::from(a.engine_process);
     let first = bot_factory(&a.bots[0], limit, process)?;

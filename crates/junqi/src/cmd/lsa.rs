@@ -1,10 +1,12 @@
 //! The land-sea-air board (`land_sea_air`, LANDSEAAIR.md) in the command-line tool: `rules
-//! legal`, `rules apply`, `perft` and `selfplay` hand positions and games of that board here
+//! legal`, `rules apply`, `perft`, `selfplay` and `arena` hand positions and games of that board here
 //! (they dispatch on the position's `"board"` or on `--board`), and the answers have the same
 //! shapes as for the 军棋 boards.
 
 use super::selfplay::{play_batches, report, Tally};
 use anyhow::{bail, Result};
+use junqi_ai::lsa::{run_match, LsaMatchConfig};
+use junqi_ai::Budget;
 use junqi_core::lsa::json::{options_from_json, position_from_json, step_result_json};
 use junqi_core::lsa::notation::action_from_text;
 use junqi_core::lsa::playout::{perft, random_playout, random_start};
@@ -166,6 +168,74 @@ pub fn run_selfplay(a: SelfPlay<'_>) -> Result<()> {
         &tally,
         secs,
     );
+    Ok(())
+}
+
+/// Settings of `junqi arena --board land_sea_air`.
+pub struct Arena<'a> {
+    /// The two `--bot` specs.
+    pub bots: [&'a str; 2],
+    /// `--mode`.
+    pub mode: &'a str,
+    /// `--options`.
+    pub options: Option<&'a str>,
+    /// `--teams` (accepted and ignored, as §9 has it).
+    pub teams: Option<&'a str>,
+    /// `--games`.
+    pub games: u64,
+    /// `--seed`.
+    pub seed: u64,
+    /// `--budget`, parsed.
+    pub budget: Budget,
+    /// `--budget` as given, for the report.
+    pub budget_text: &'a str,
+    /// `--threads`.
+    pub threads: usize,
+    /// `--json`.
+    pub json: bool,
+}
+
+/// `junqi arena --board land_sea_air`: a match between two built-in land-sea-air players,
+/// each deal played twice with sides swapped.
+pub fn run_arena(a: Arena<'_>) -> Result<()> {
+    let (mode, options) = rules(a.mode, a.options, a.teams)?;
+    let factory = |spec: &str| {
+        if spec.starts_with("cmd:") {
+            bail!(
+                "--bot {spec:?}: external engines do not play {BOARD} (the engine protocol \
+                 carries the 军棋 boards only); give a built-in player: {}",
+                junqi_ai::lsa::BOT_NAMES.join(", ")
+            );
+        }
+        junqi_ai::lsa::bot_by_spec(spec).map_err(|e| anyhow::anyhow!("--bot {spec:?}: {e}"))
+    };
+    let first = factory(a.bots[0])?;
+    let second = factory(a.bots[1])?;
+    let cfg = LsaMatchConfig {
+        options,
+        mode,
+        games: a.games,
+        seed: a.seed,
+        budget: a.budget,
+        threads: a.threads,
+    };
+    let report = run_match(cfg, first, second);
+    if a.json {
+        let mut v = report.to_json();
+        v["board"] = BOARD.into();
+        v["mode"] = mode.name().into();
+        v["seed"] = a.seed.into();
+        v["budget"] = a.budget_text.into();
+        println!("{v}");
+    } else {
+        println!(
+            "board {BOARD} mode {} seed {} budget {}",
+            mode.name(),
+            a.seed,
+            a.budget_text
+        );
+        print!("{}", report.to_text());
+    }
     Ok(())
 }
 

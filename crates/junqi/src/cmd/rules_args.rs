@@ -6,7 +6,8 @@ use junqi_core::{BoardKind, Mode, Options, Rules};
 /// Board, mode and rule options from the command line.
 #[derive(clap::Args, Debug, Clone)]
 pub struct RulesArgs {
-    /// two_player, three_player, four_player, six_player or land_sea_air (selfplay and perft).
+    /// two_player, three_player, four_player, six_player or land_sea_air (selfplay, perft and
+    /// arena).
     #[arg(long, default_value = "two_player")]
     pub board: String,
     /// dark, open, half_open (four- and six-player, with teams) or flip (two-player).

@@ -1,0 +1,515 @@
+//! A land-sea-air player that searches sampled worlds.
+//!
+//! Each decision: the heuristic ([`LsaHeuristicBot`]) prices every legal action and the best
+//! few become candidates. Then, again and again, a full position is sampled from the seat's
+//! belief ([`super::LsaBelief::sample`]: the seat's own pieces as they are, every hidden enemy
+//! piece given a role it may be), and every candidate is played in it, followed by a short
+//! rollout in which both sides attack by what they know, never by the sampled truth, and
+//! otherwise move at random. A candidate's value is the material it gains on average over the
+//! worlds, plus a share of the heuristic's price (which holds what a world cannot: a look's
+//! worth in knowledge, progress towards the enemy). Its layout is a guarded one
+//! ([`super::guarded_layout`]).
+//!
+//! Budgets: [`Budget::Nodes`] caps the positions stepped per decision (reproducible);
+//! [`Budget::Iterations`] sets the number of sampled worlds; [`Budget::Time`] samples worlds
+//! until the time is up. The default budget stands for 40 000 nodes.
+
+use super::bot::LsaBot;
+use super::heuristic::{worth, LsaHeuristicBot};
+use super::layout::guarded_layout;
+use crate::{BotError, Budget};
+use junqi_core::lsa::board::SQUARES;
+use junqi_core::lsa::{
+    resolve, start_squares, Action, ActionList, Arm, Combatant, Deployment, Event, Options,
+    Position, Role, Side, SquareSet, Status, View, ROLES,
+};
+use junqi_core::AttackResult;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::time::Instant;
+
+/// What a won or lost game is worth in rollout values (material units).
+const GAME: f64 = 200.0;
+
+/// The search's settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LsaSearchParams {
+    /// How many of the heuristic's best actions are searched.
+    pub candidates: usize,
+    /// Plies of each rollout after the candidate.
+    pub depth: u32,
+    /// The nodes the default budget stands for.
+    pub default_nodes: u64,
+    /// The share of the heuristic's price in a candidate's value.
+    pub prior: f64,
+}
+
+impl Default for LsaSearchParams {
+    fn default() -> Self {
+        LsaSearchParams {
+            candidates: 16,
+            depth: 12,
+            default_nodes: 40_000,
+            prior: 0.5,
+        }
+    }
+}
+
+/// The sampled-world search player.
+pub struct LsaSearchBot {
+    heuristic: LsaHeuristicBot,
+    rng: ChaCha8Rng,
+    side: Side,
+    options: Options,
+    params: LsaSearchParams,
+    buf: ActionList,
+    /// The expected gain of an attack by each role on a hidden piece of each arm, over the
+    /// piece set (what a rollout player knows of a piece it has not identified); the land
+    /// entry is for a piece off the flag's start squares.
+    blind: [[f64; 3]; ROLES],
+    /// The same for a hidden land piece on a square where the flag may stand: the flag there
+    /// one time in three (a side's flag starts in one of its three cities).
+    blind_city: [f64; ROLES],
+    /// Each side's squares where its flag may stand.
+    flag_squares: [SquareSet; 2],
+}
+
+impl Default for LsaSearchBot {
+    fn default() -> Self {
+        LsaSearchBot::with_params(LsaSearchParams::default())
+    }
+}
+
+impl LsaSearchBot {
+    /// A search player with these settings.
+    pub fn with_params(params: LsaSearchParams) -> LsaSearchBot {
+        LsaSearchBot {
+            heuristic: LsaHeuristicBot::default(),
+            rng: ChaCha8Rng::seed_from_u64(0),
+            side: Side::South,
+            options: Options::default(),
+            params,
+            buf: ActionList::new(),
+            blind: blind_gains(&Options::default()),
+            blind_city: [0.0; ROLES],
+            flag_squares: [Side::South, Side::North].map(|s| start_squares(s, Role::Flag)),
+        }
+    }
+
+    /// The material balance of `pos` from `me`'s side; a finished game is worth [`GAME`].
+    fn value(pos: &Position, me: Side) -> f64 {
+        match pos.status() {
+            Status::Won { winner, .. } if winner == me => return GAME,
+            Status::Won { .. } => return -GAME,
+            Status::Drawn(_) => return 0.0,
+            Status::Playing => {}
+        }
+        pos.pieces()
+            .map(|(_, p)| {
+                let w = worth(p.role()).min(20.0);
+                if p.side() == me {
+                    w
+                } else {
+                    -w
+                }
+            })
+            .sum()
+    }
+
+    /// A rollout player's action in `pos`: its best attack by what it knows (our side: the
+    /// belief's expectation on an enemy piece of the root; the enemy: the exact result on a
+    /// piece of ours it knows; either: the piece set's average on any other piece of that
+    /// arm), else a random move that is no look. Acting on the sampled truth instead would let
+    /// both rollout players see through every hidden piece, and price moves by captures no
+    /// real player could choose.
+    fn rollout_action(
+        &self,
+        pos: &Position,
+        marks: &Marks,
+        buf: &mut ActionList,
+        rng: &mut ChaCha8Rng,
+    ) -> Option<Action> {
+        buf.clear();
+        pos.legal_actions_into(buf);
+        if buf.is_empty() {
+            return None;
+        }
+        let combat = pos.options().combat;
+        let mut best: Option<(f64, Action)> = None;
+        let mut quiet = 0usize;
+        for a in buf.iter() {
+            if matches!(a, Action::Look { .. }) {
+                continue;
+            }
+            let Some(target) = pos.at(a.to()).filter(|p| p.side() != pos.to_move()) else {
+                quiet += 1;
+                continue;
+            };
+            let Some(mover) = pos.at(a.from()) else {
+                continue;
+            };
+            let slot = marks.slot[a.to().index()];
+            let gain = if slot < KNOWN {
+                marks.gains[slot as usize][mover.role() as usize]
+            } else if slot == KNOWN {
+                let attacker = match a {
+                    Action::Land { .. } => match mover.role().landing_ship() {
+                        Some(s) => Combatant::Landed(s),
+                        None => continue,
+                    },
+                    _ => mover.combatant(),
+                };
+                let Some(out) = resolve(attacker, target.combatant(), combat) else {
+                    continue;
+                };
+                gain_of(
+                    out,
+                    target.role(),
+                    mover.role(),
+                    matches!(a, Action::Strike { .. }),
+                )
+            } else if target.arm() == Arm::Land
+                && self.flag_squares[target.side() as usize].contains(a.to())
+            {
+                self.blind_city[mover.role() as usize]
+            } else {
+                self.blind[mover.role() as usize][target.arm() as usize]
+            };
+            if gain > 0.0 && best.is_none_or(|(g, _)| gain > g) {
+                best = Some((gain, a));
+            }
+        }
+        if let Some((_, a)) = best {
+            return Some(a);
+        }
+        if quiet == 0 {
+            return Some(buf[rng.gen_range(0..buf.len())]);
+        }
+        // A random quiet move (no look, no attack).
+        let mut k = rng.gen_range(0..quiet);
+        buf.iter().find(|a| {
+            let is_quiet = !matches!(a, Action::Look { .. })
+                && pos.at(a.to()).is_none_or(|p| p.side() == pos.to_move());
+            if is_quiet {
+                if k == 0 {
+                    return true;
+                }
+                k -= 1;
+            }
+            false
+        })
+    }
+
+    /// Play `action` in `world`, then a rollout; the material gained for `me`, and the nodes
+    /// stepped.
+    fn playout(&mut self, world: &Position, root: &Marks, action: Action, me: Side) -> (f64, u64) {
+        let base = Self::value(world, me);
+        let mut pos = world.clone();
+        if pos.apply(action).is_err() {
+            // Legality uses public facts and the mover's own pieces only (§6), so a world
+            // never refuses an action the view allows; if one did, the action is not searched.
+            return (f64::NEG_INFINITY, 1);
+        }
+        let mut marks = root.clone();
+        marks.follow(action, &pos, world.to_move());
+        let mut nodes = 1;
+        let mut buf = std::mem::take(&mut self.buf);
+        let mut rng = self.rng.clone();
+        for _ in 0..self.params.depth {
+            if pos.is_over() {
+                break;
+            }
+            let Some(a) = self.rollout_action(&pos, &marks, &mut buf, &mut rng) else {
+                break;
+            };
+            let mover = pos.to_move();
+            pos.apply_legal(a);
+            marks.follow(a, &pos, mover);
+            nodes += 1;
+        }
+        self.buf = buf;
+        self.rng = rng;
+        (Self::value(&pos, me) - base, nodes)
+    }
+}
+
+impl LsaBot for LsaSearchBot {
+    fn name(&self) -> String {
+        "search".into()
+    }
+    fn new_game(&mut self, options: &Options, side: Side, seed: u64) {
+        self.heuristic.new_game(options, side, seed);
+        self.rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_5eac);
+        self.side = side;
+        self.options = *options;
+        self.blind = blind_gains(options);
+        self.blind_city = Role::ALL.map(|att| {
+            let rest = self.blind[att as usize][Arm::Land as usize];
+            match resolve(
+                Combatant::Piece(att),
+                Combatant::Piece(Role::Flag),
+                options.combat,
+            ) {
+                Some(out) => (gain_of(out, Role::Flag, att, false) + 2.0 * rest) / 3.0,
+                None => rest,
+            }
+        });
+    }
+    fn deploy(&mut self) -> Result<Deployment, BotError> {
+        Ok(guarded_layout(
+            self.side,
+            self.options.piece_set,
+            &mut self.rng,
+        ))
+    }
+    fn observe(&mut self, events: &[Event], view: &View) {
+        self.heuristic.observe(events, view);
+    }
+    fn choose(&mut self, view: &View, budget: Budget) -> Result<Action, BotError> {
+        let mut ranked = self.heuristic.rank(view);
+        if ranked.is_empty() {
+            return Err(BotError("asked to move with no legal action".into()));
+        }
+        ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+        // One action, or a sure capture of the flag: nothing to search.
+        if ranked.len() == 1 || ranked[0].0 >= 500.0 {
+            return Ok(ranked[0].1);
+        }
+        ranked.truncate(self.params.candidates.max(2));
+        let budget = if budget == Budget::default() {
+            Budget::Nodes(self.params.default_nodes)
+        } else {
+            budget
+        };
+        let (max_nodes, deadline) = match budget {
+            Budget::Iterations(_) => (u64::MAX, None),
+            Budget::Nodes(n) => (n.max(1), None),
+            Budget::Time(t) => (u64::MAX, Some(Instant::now() + t)),
+        };
+        let marks = self.root_marks(view);
+        let mut sums = vec![0.0f64; ranked.len()];
+        let (mut worlds, mut nodes) = (0u64, 0u64);
+        let max_worlds = match budget {
+            Budget::Iterations(n) => n.max(1),
+            _ => u64::MAX,
+        };
+        while worlds < max_worlds && nodes < max_nodes {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            let Some(world) = self.heuristic.belief().sample(view, &mut self.rng) else {
+                break;
+            };
+            for (i, &(_, action)) in ranked.iter().enumerate() {
+                let (v, n) = self.playout(&world, &marks, action, self.side);
+                sums[i] += v;
+                nodes += n;
+            }
+            worlds += 1;
+        }
+        let prior = self.params.prior;
+        ranked
+            .iter()
+            .zip(&sums)
+            .map(|(&(h, a), &s)| {
+                let mean = if worlds > 0 { s / worlds as f64 } else { 0.0 };
+                (mean + prior * h, a)
+            })
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, a)| a)
+            .ok_or_else(|| BotError("asked to move with no legal action".into()))
+    }
+}
+
+/// What an attack's outcome gains for the attacker: the defender's worth if it falls (the
+/// game if it is the flag), less the attacker's if it falls (a striker never does).
+fn gain_of(out: junqi_core::lsa::Outcome, defender: Role, attacker: Role, strike: bool) -> f64 {
+    if out.result == AttackResult::FlagCaptured {
+        return GAME;
+    }
+    let mut gain = 0.0;
+    if !out.defender_survives {
+        gain += worth(defender).min(20.0);
+    }
+    if !out.attacker_survives && !strike {
+        gain -= worth(attacker);
+    }
+    gain
+}
+
+/// [`LsaSearchBot::blind`] for a rule set: each attacker role against the set's pieces of
+/// each arm, weighted by their counts (strikes counted as a fort's or gunboat's).
+fn blind_gains(options: &Options) -> [[f64; 3]; ROLES] {
+    let set = options.piece_set;
+    let mut table = [[0.0; 3]; ROLES];
+    for att in Role::ALL.into_iter().filter(|r| set.has(*r)) {
+        let strike = matches!(att, Role::Fort | Role::Gunboat);
+        for arm in Arm::ALL {
+            let (mut sum, mut weight) = (0.0, 0.0);
+            for def in Role::ALL
+                .into_iter()
+                .filter(|r| r.arm() == arm && set.has(*r))
+            {
+                let Some(out) =
+                    resolve(Combatant::Piece(att), Combatant::Piece(def), options.combat)
+                else {
+                    continue;
+                };
+                let w = f64::from(set.count(def));
+                sum += w * gain_of(out, def, att, strike);
+                weight += w;
+            }
+            table[att as usize][arm as usize] = if weight > 0.0 { sum / weight } else { 0.0 };
+        }
+    }
+    table
+}
+
+/// A square's mark: what the player attacking it knows. Below [`KNOWN`]: an enemy piece of the
+/// root, the index of its row of expected gains; [`KNOWN`]: a piece of ours whose role the
+/// enemy knows; [`UNKNOWN`]: nothing.
+const KNOWN: u8 = 254;
+const UNKNOWN: u8 = 255;
+
+/// What each rollout player knows of the other's pieces, by square, carried with the pieces
+/// as they move.
+#[derive(Clone)]
+struct Marks {
+    slot: [u8; SQUARES],
+    /// For each enemy piece of the root, the expected gain of an attack on it by each of our
+    /// roles under the belief.
+    gains: std::rc::Rc<Vec<[f64; ROLES]>>,
+}
+
+impl Marks {
+    /// The marks after `action` was played in `pos` by `mover`: the piece that took the target
+    /// square carries its mark there; the squares it left and pieces that fell lose theirs.
+    fn follow(&mut self, action: Action, pos: &Position, mover: Side) {
+        let (from, to) = (action.from().index(), action.to().index());
+        if pos.at(action.from()).is_none() {
+            if pos.at(action.to()).is_some_and(|p| p.side() == mover) {
+                self.slot[to] = self.slot[from];
+            }
+            self.slot[from] = UNKNOWN;
+        }
+        if pos.at(action.to()).is_none() {
+            self.slot[to] = UNKNOWN;
+        }
+    }
+}
+
+impl LsaSearchBot {
+    /// The marks of the root: our side prices an attack on each enemy piece by the belief,
+    /// and the enemy knows our pieces whose roles are public (the fort on its harbour).
+    fn root_marks(&self, view: &View) -> Marks {
+        let belief = self.heuristic.belief();
+        let combat = self.options.combat;
+        let mut slot = [UNKNOWN; SQUARES];
+        let mut gains = Vec::new();
+        for p in &view.pieces {
+            if p.side == self.side {
+                if p.role == Some(Role::Fort) {
+                    slot[p.at.index()] = KNOWN;
+                }
+                continue;
+            }
+            let roles = belief.roles(view, p.at);
+            let mut row = [0.0; ROLES];
+            for att in Role::ALL {
+                let strike = matches!(att, Role::Fort | Role::Gunboat);
+                let attacker = match att.landing_ship() {
+                    Some(s) if p.arm == Arm::Land => Combatant::Landed(s),
+                    _ => Combatant::Piece(att),
+                };
+                row[att as usize] = roles
+                    .iter()
+                    .map(|&(r, w)| {
+                        let def = match r.landing_ship() {
+                            Some(s) if p.landed => Combatant::Landed(s),
+                            _ => Combatant::Piece(r),
+                        };
+                        resolve(attacker, def, combat)
+                            .map_or(0.0, |o| w * gain_of(o, r, att, strike))
+                    })
+                    .sum();
+            }
+            if gains.len() < usize::from(KNOWN) {
+                slot[p.at.index()] = gains.len() as u8;
+                gains.push(row);
+            }
+        }
+        Marks {
+            slot,
+            gains: std::rc::Rc::new(gains),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lsa::{play_game, LsaRandomBot, LsaResult};
+    use junqi_core::lsa::Mode;
+
+    /// The search player finishes games against the random player with legal choices under
+    /// each kind of budget, and wins them.
+    #[test]
+    fn search_plays_legal_games_under_every_budget() {
+        for (seed, budget) in [
+            (0, Budget::Nodes(2_000)),
+            (1, Budget::Iterations(4)),
+            (2, Budget::Time(std::time::Duration::from_millis(2))),
+        ] {
+            let (mut s, mut r) = (LsaSearchBot::default(), LsaRandomBot::default());
+            let result = play_game(
+                [&mut s, &mut r],
+                &Options::default(),
+                Mode::Dark,
+                seed,
+                budget,
+            );
+            assert_eq!(
+                result.map(|p| p.result()),
+                Ok(LsaResult::Win(Side::South)),
+                "seed {seed} {budget:?}"
+            );
+        }
+    }
+
+    /// The same seed and node budget give the same game.
+    #[test]
+    fn node_budgets_are_reproducible() {
+        let game = || {
+            let (mut s, mut r) = (LsaSearchBot::default(), LsaRandomBot::default());
+            let mut pos_actions = Vec::new();
+            s.new_game(&Options::default(), Side::South, 9);
+            r.new_game(&Options::default(), Side::North, 10);
+            let mut pos = Position::new(
+                Options::default(),
+                &s.deploy().unwrap(),
+                &r.deploy().unwrap(),
+            )
+            .unwrap();
+            for _ in 0..40 {
+                if pos.is_over() {
+                    break;
+                }
+                let me = pos.to_move();
+                let view = pos.view(Mode::Dark, junqi_core::lsa::Observer::Seat(me));
+                let a = if me == Side::South {
+                    s.choose(&view, Budget::Nodes(1_000)).unwrap()
+                } else {
+                    r.choose(&view, Budget::Nodes(1)).unwrap()
+                };
+                let step = pos.apply(a).unwrap();
+                let obs = junqi_core::lsa::Observer::Seat(Side::South);
+                let evs: Vec<Event> =
+                    junqi_core::lsa::events_for(obs, step.events.as_slice()).collect();
+                s.observe(&evs, &pos.view(Mode::Dark, obs));
+                pos_actions.push(a);
+            }
+            pos_actions
+        };
+        assert_eq!(game(), game());
+    }
+}
