@@ -63,15 +63,42 @@ pub struct LsaSearchBot {
     options: Options,
     params: LsaSearchParams,
     buf: ActionList,
-    /// The expected gain of an attack by each role on a hidden piece of each arm, over the
-    /// piece set (what a rollout player knows of a piece it has not identified); the land
-    /// entry is for a piece off the flag's start squares.
-    blind: [[f64; 3]; ROLES],
-    /// The same for a hidden land piece on a square where the flag may stand: the flag there
-    /// one time in three (a side's flag starts in one of its three cities).
-    blind_city: [f64; ROLES],
+    blind: Blind,
+}
+
+/// What a rollout player expects of an attack on a piece it has not identified, for one rule
+/// set.
+struct Blind {
+    /// By attacker role and defender arm, over the piece set; the land entry is for a piece
+    /// off the flag's start squares.
+    arm: [[f64; 3]; ROLES],
+    /// By attacker role, for a hidden land piece on a square where the flag may stand: the
+    /// flag there one time in three (a side's flag starts in one of its three cities).
+    city: [f64; ROLES],
     /// Each side's squares where its flag may stand.
     flag_squares: [SquareSet; 2],
+}
+
+impl Blind {
+    fn new(options: &Options) -> Blind {
+        let arm = blind_gains(options);
+        let city = Role::ALL.map(|att| {
+            let rest = arm[att as usize][Arm::Land as usize];
+            match resolve(
+                Combatant::Piece(att),
+                Combatant::Piece(Role::Flag),
+                options.combat,
+            ) {
+                Some(out) => (gain_of(out, Role::Flag, att, false) + 2.0 * rest) / 3.0,
+                None => rest,
+            }
+        });
+        Blind {
+            arm,
+            city,
+            flag_squares: [Side::South, Side::North].map(|s| start_squares(s, Role::Flag)),
+        }
+    }
 }
 
 impl Default for LsaSearchBot {
@@ -90,9 +117,7 @@ impl LsaSearchBot {
             options: Options::default(),
             params,
             buf: ActionList::new(),
-            blind: blind_gains(&Options::default()),
-            blind_city: [0.0; ROLES],
-            flag_squares: [Side::South, Side::North].map(|s| start_squares(s, Role::Flag)),
+            blind: Blind::new(&Options::default()),
         }
     }
 
@@ -123,7 +148,7 @@ impl LsaSearchBot {
     /// both rollout players see through every hidden piece, and price moves by captures no
     /// real player could choose.
     fn rollout_action(
-        &self,
+        blind: &Blind,
         pos: &Position,
         marks: &Marks,
         buf: &mut ActionList,
@@ -169,11 +194,11 @@ impl LsaSearchBot {
                     matches!(a, Action::Strike { .. }),
                 )
             } else if target.arm() == Arm::Land
-                && self.flag_squares[target.side() as usize].contains(a.to())
+                && blind.flag_squares[target.side() as usize].contains(a.to())
             {
-                self.blind_city[mover.role() as usize]
+                blind.city[mover.role() as usize]
             } else {
-                self.blind[mover.role() as usize][target.arm() as usize]
+                blind.arm[mover.role() as usize][target.arm() as usize]
             };
             if gain > 0.0 && best.is_none_or(|(g, _)| gain > g) {
                 best = Some((gain, a));
@@ -213,13 +238,13 @@ impl LsaSearchBot {
         let mut marks = root.clone();
         marks.follow(action, &pos, world.to_move());
         let mut nodes = 1;
-        let mut buf = std::mem::take(&mut self.buf);
-        let mut rng = self.rng.clone();
         for _ in 0..self.params.depth {
             if pos.is_over() {
                 break;
             }
-            let Some(a) = self.rollout_action(&pos, &marks, &mut buf, &mut rng) else {
+            let Some(a) =
+                Self::rollout_action(&self.blind, &pos, &marks, &mut self.buf, &mut self.rng)
+            else {
                 break;
             };
             let mover = pos.to_move();
@@ -227,8 +252,6 @@ impl LsaSearchBot {
             marks.follow(a, &pos, mover);
             nodes += 1;
         }
-        self.buf = buf;
-        self.rng = rng;
         (Self::value(&pos, me) - base, nodes)
     }
 }
@@ -242,18 +265,7 @@ impl LsaBot for LsaSearchBot {
         self.rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_5eac);
         self.side = side;
         self.options = *options;
-        self.blind = blind_gains(options);
-        self.blind_city = Role::ALL.map(|att| {
-            let rest = self.blind[att as usize][Arm::Land as usize];
-            match resolve(
-                Combatant::Piece(att),
-                Combatant::Piece(Role::Flag),
-                options.combat,
-            ) {
-                Some(out) => (gain_of(out, Role::Flag, att, false) + 2.0 * rest) / 3.0,
-                None => rest,
-            }
-        });
+        self.blind = Blind::new(options);
     }
     fn deploy(&mut self) -> Result<Deployment, BotError> {
         Ok(guarded_layout(
@@ -337,7 +349,7 @@ fn gain_of(out: junqi_core::lsa::Outcome, defender: Role, attacker: Role, strike
     gain
 }
 
-/// [`LsaSearchBot::blind`] for a rule set: each attacker role against the set's pieces of
+/// [`Blind::arm`] for a rule set: each attacker role against the set's pieces of
 /// each arm, weighted by their counts (strikes counted as a fort's or gunboat's).
 fn blind_gains(options: &Options) -> [[f64; 3]; ROLES] {
     let set = options.piece_set;

@@ -104,9 +104,7 @@ pub fn run(a: Args) -> Result<()> {
     if a.rules.board == super::lsa::BOARD {
         return super::lsa::run_arena(super::lsa::Arena {
             bots: [&a.bots[0], &a.bots[1]],
-            mode: &a.rules.mode,
-            options: a.rules.options.as_deref(),
-            teams: a.rules.teams.as_deref(),
+            rules: &a.rules,
             games: a.games,
             seed: a.seed,
             budget,

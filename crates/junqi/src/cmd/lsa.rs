@@ -3,6 +3,7 @@
 //! (they dispatch on the position's `"board"` or on `--board`), and the answers have the same
 //! shapes as for the 军棋 boards.
 
+use super::rules_args::RulesArgs;
 use super::selfplay::{play_batches, report, Tally};
 use anyhow::{bail, Result};
 use junqi_ai::lsa::{run_match, LsaMatchConfig};
@@ -116,6 +117,11 @@ pub fn rules(mode: &str, options: Option<&str>, teams: Option<&str>) -> Result<(
     Ok((mode, opts))
 }
 
+/// [`rules`] from the shared rule arguments.
+fn rules_of(r: &RulesArgs) -> Result<(Mode, Options)> {
+    rules(&r.mode, r.options.as_deref(), r.teams.as_deref())
+}
+
 fn reason_label(s: Status) -> &'static str {
     match s {
         Status::Won { reason, .. } => reason.name(),
@@ -139,12 +145,8 @@ fn run_games(opts: Options, seed: u64, first: u64, count: u64) -> Tally {
 
 /// Settings of `junqi selfplay --board land_sea_air`.
 pub struct SelfPlay<'a> {
-    /// `--mode`.
-    pub mode: &'a str,
-    /// `--options`.
-    pub options: Option<&'a str>,
-    /// `--teams` (accepted and ignored, as §9 has it).
-    pub teams: Option<&'a str>,
+    /// `--board`, `--mode`, `--options`, `--teams` (accepted and ignored, as §9 has it).
+    pub rules: &'a RulesArgs,
     /// `--games`.
     pub games: u64,
     /// `--seed`.
@@ -158,7 +160,7 @@ pub struct SelfPlay<'a> {
 /// `junqi selfplay --board land_sea_air`: uniform-random legal play from random deployments,
 /// printed as for the 军棋 boards.
 pub fn run_selfplay(a: SelfPlay<'_>) -> Result<()> {
-    let (mode, opts) = rules(a.mode, a.options, a.teams)?;
+    let (mode, opts) = rules_of(a.rules)?;
     let (tally, secs) = play_batches(a.threads, a.games, |first, count| {
         run_games(opts, a.seed, first, count)
     })?;
@@ -175,12 +177,8 @@ pub fn run_selfplay(a: SelfPlay<'_>) -> Result<()> {
 pub struct Arena<'a> {
     /// The two `--bot` specs.
     pub bots: [&'a str; 2],
-    /// `--mode`.
-    pub mode: &'a str,
-    /// `--options`.
-    pub options: Option<&'a str>,
-    /// `--teams` (accepted and ignored, as §9 has it).
-    pub teams: Option<&'a str>,
+    /// `--board`, `--mode`, `--options`, `--teams` (accepted and ignored, as §9 has it).
+    pub rules: &'a RulesArgs,
     /// `--games`.
     pub games: u64,
     /// `--seed`.
@@ -198,7 +196,7 @@ pub struct Arena<'a> {
 /// `junqi arena --board land_sea_air`: a match between two built-in land-sea-air players,
 /// each deal played twice with sides swapped.
 pub fn run_arena(a: Arena<'_>) -> Result<()> {
-    let (mode, options) = rules(a.mode, a.options, a.teams)?;
+    let (mode, options) = rules_of(a.rules)?;
     let factory = |spec: &str| {
         if spec.starts_with("cmd:") {
             bail!(

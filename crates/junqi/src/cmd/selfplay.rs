@@ -82,9 +82,7 @@ fn run_games(rules: Rules, seed: u64, first: u64, count: u64) -> Tally {
 pub fn run(a: Args) -> Result<()> {
     if a.rules.board == super::lsa::BOARD {
         return super::lsa::run_selfplay(super::lsa::SelfPlay {
-            mode: &a.rules.mode,
-            options: a.rules.options.as_deref(),
-            teams: a.rules.teams.as_deref(),
+            rules: &a.rules,
             games: a.games,
             seed: a.seed,
             threads: a.threads,
