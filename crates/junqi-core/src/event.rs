@@ -73,6 +73,13 @@ impl SkipReason {
             SkipReason::Timeout => "timeout",
         }
     }
+
+    /// The reason an interchange spelling names.
+    pub fn from_name(s: &str) -> Option<SkipReason> {
+        [SkipReason::Blocked, SkipReason::Timeout]
+            .into_iter()
+            .find(|r| r.name() == s)
+    }
 }
 
 /// Why a seat was eliminated.

@@ -373,12 +373,6 @@ pub fn position_to_json(pos: &Position) -> Value {
 // ---------------------------------------------------------------------------------------------
 // Events and outcomes (§11.2).
 
-fn skip_reason(s: &str) -> Option<SkipReason> {
-    [SkipReason::Blocked, SkipReason::Timeout]
-        .into_iter()
-        .find(|r| r.name() == s)
-}
-
 fn draw_reason(s: &str) -> Option<DrawReason> {
     [
         DrawReason::QuietPlies,
@@ -527,7 +521,7 @@ pub fn event_from_json(topo: &Topology, v: &Value) -> Result<Event, String> {
             reason: pick(
                 o.req("reason")?,
                 "reason",
-                skip_reason,
+                SkipReason::from_name,
                 "blocked or timeout",
             )?,
         },

@@ -35,7 +35,7 @@ use super::notation::parse_square;
 use super::pieces::{Arm, PieceSet, Role};
 use super::position::{CampProtects, Event, FortStrike, Options, Piece, Position, Status};
 use super::view::{Mode, Observer, View};
-use crate::event::{AttackResult, EliminationReason, Outcome};
+use crate::event::{AttackResult, EliminationReason, Outcome, SkipReason};
 use crate::json::{get_array, get_bool, get_str, get_u32, show, Obj, ELIMINATION_REASONS};
 use crate::options::{Blocked, LandmineRule};
 use crate::types::{BoardKind, SeatSet};
@@ -586,8 +586,8 @@ pub fn event_to_json(e: &Event) -> Option<Value> {
         Event::FlagRevealed { side, at } => {
             json!({"kind": "flag_revealed", "seat": seat(side), "at": at.to_string()})
         }
-        Event::Skipped { side } => {
-            json!({"kind": "skipped", "seat": seat(side), "reason": "blocked"})
+        Event::Skipped { side, reason } => {
+            json!({"kind": "skipped", "seat": seat(side), "reason": reason.name()})
         }
         Event::Eliminated { side, reason } => {
             json!({"kind": "eliminated", "seat": seat(side), "reason": reason.name()})
@@ -705,14 +705,13 @@ pub fn event_from_json(v: &Value) -> Result<Event, String> {
             side,
             at: sq("at")?,
         },
-        "skipped" => match get_str(o.req("reason")?, "reason")? {
-            "blocked" => Event::Skipped { side },
-            other => {
-                return Err(format!(
-                    "reason: {other:?} is not a skip reason of the land_sea_air referee (blocked)"
-                ))
-            }
-        },
+        "skipped" => {
+            let name = get_str(o.req("reason")?, "reason")?;
+            let reason = SkipReason::from_name(name).ok_or_else(|| {
+                format!("reason: {name:?} is not a skip reason (blocked or timeout)")
+            })?;
+            Event::Skipped { side, reason }
+        }
         _ => {
             let r = get_str(o.req("reason")?, "reason")?;
             let reason = EliminationReason::from_name(r).ok_or_else(|| {
@@ -987,8 +986,8 @@ mod tests {
                 "seat",
             ),
             (
-                json!({"kind": "skipped", "seat": 0, "reason": "timeout"}),
-                "blocked",
+                json!({"kind": "skipped", "seat": 0, "reason": "asleep"}),
+                "blocked or timeout",
             ),
         ] {
             let e = event_from_json(&bad).unwrap_err();

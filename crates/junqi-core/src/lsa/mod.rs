@@ -20,9 +20,10 @@
 //! - [`notation`](crate::lsa::notation): actions in text (§10.1), resolved against a position;
 //! - [`json`](crate::lsa::json): the rule options of §9, positions and views (§10.2), events
 //!   (§10.3) and game-step results (`RULES.md` §11.2) as JSON;
-//! - [`playout`](crate::lsa::playout): random starts, random playouts and perft.
-//!
-//! What is not here yet: the table rules (resignation, draw offers, clocks) and game records.
+//! - [`playout`](crate::lsa::playout): random starts, random playouts and perft;
+//! - [`record`](crate::lsa::record): game records (text and JSON) with the table rules
+//!   (timeouts, resignation, leaving, agreed draws, abort) and [`Game`](crate::lsa::Game), a
+//!   record and its position kept in step.
 
 pub mod board;
 pub mod combat;
@@ -33,6 +34,7 @@ pub mod notation;
 pub mod pieces;
 pub mod playout;
 pub mod position;
+pub mod record;
 pub mod view;
 
 pub use board::{Board, Line, LineKind, Local, Side, Square, SquareSet, SquareType};
@@ -41,7 +43,8 @@ pub use deploy::{start_squares, DeployError, Deployment};
 pub use movegen::{Action, ActionList, Actions, PieceActionList, MAX_ACTIONS, MAX_PIECE_ACTIONS};
 pub use pieces::{Arm, Class, LandedShip, PieceSet, Role, ROLES};
 pub use position::{
-    AttackKind, CampProtects, Event, Events, FortStrike, IllegalAction, Options, Piece, Position,
+    AttackKind, CampProtects, Concession, Event, Events, FortStrike, IllegalAction, Options, Piece, Position,
     SetupError, Status, Step,
 };
+pub use record::{Entry, Game, GameError, Record, Start};
 pub use view::{events_for, role_visible, Mode, Observer, View, ViewPiece};

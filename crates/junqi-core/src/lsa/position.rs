@@ -28,7 +28,7 @@ use super::combat::{resolve, CombatOptions, Combatant};
 use super::deploy::{DeployError, Deployment};
 use super::movegen::{Action, PieceActionList};
 use super::pieces::{Arm, PieceSet, Role, ROLES};
-use crate::event::{AttackResult, DrawReason, EliminationReason};
+use crate::event::{AttackResult, DrawReason, EliminationReason, SkipReason};
 use crate::options::Blocked;
 use std::fmt;
 use std::num::NonZeroU32;
@@ -196,6 +196,15 @@ pub enum Status {
     Drawn(DrawReason),
 }
 
+/// How a side gives up the game (`RULES.md` §10).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Concession {
+    /// It resigns (reason `resigned`).
+    Resign,
+    /// It leaves for good (reason `left`).
+    Leave,
+}
+
 /// How an attack was made, as the `attack` event's flags (§10.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AttackKind {
@@ -273,10 +282,12 @@ pub enum Event {
         /// Its square.
         at: Square,
     },
-    /// A blocked side's turn was skipped (`blocked = skip`).
+    /// A side's turn was skipped: it was blocked (`blocked = skip`) or its clock ran out.
     Skipped {
         /// The side.
         side: Side,
+        /// Why.
+        reason: SkipReason,
     },
     /// A side was eliminated: the game is over and the other side won.
     Eliminated {
@@ -315,10 +326,19 @@ impl fmt::Debug for Events {
     }
 }
 
+impl Default for Events {
+    /// No events.
+    fn default() -> Events {
+        Events::new()
+    }
+}
+
 impl Events {
     fn new() -> Events {
         Events {
-            buf: [Event::Skipped { side: Side::South }; MAX_EVENTS],
+            buf: [Event::Drawn {
+                reason: DrawReason::Agreement,
+            }; MAX_EVENTS],
             len: 0,
         }
     }
@@ -947,7 +967,12 @@ impl Position {
             events.push(Event::Drawn { reason });
             return;
         }
-        let mut next = enemy;
+        self.pass_turn(enemy, events);
+    }
+
+    /// Step 5 of §7.1: give the turn to `next`, applying `blocked` while the side to move has
+    /// no legal action.
+    fn pass_turn(&mut self, mut next: Side, events: &mut Events) {
         loop {
             self.to_move = next;
             if self.has_action(next) {
@@ -958,14 +983,67 @@ impl Position {
                     return self.end(next.other(), EliminationReason::Blocked, events);
                 }
                 Blocked::Skip => {
-                    self.skips[next as usize] += 1;
-                    events.push(Event::Skipped { side: next });
-                    if self.skips[next as usize] >= SKIP_LIMIT {
-                        return self.end(next.other(), EliminationReason::Skips, events);
+                    if self.skip(next, SkipReason::Blocked, events) {
+                        return;
                     }
                     next = next.other();
                 }
             }
+        }
+    }
+
+    /// Count a skip of `side` and announce it; true when that was its last (it is then
+    /// eliminated for `skips` and the game is over).
+    fn skip(&mut self, side: Side, reason: SkipReason, events: &mut Events) -> bool {
+        self.skips[side as usize] += 1;
+        events.push(Event::Skipped { side, reason });
+        if self.skips[side as usize] >= SKIP_LIMIT {
+            self.end(side.other(), EliminationReason::Skips, events);
+            return true;
+        }
+        false
+    }
+
+    /// The move clock of the side to move ran out (`RULES.md` §10): its turn is skipped, which
+    /// is not a ply (as a blocked skip); at the fifth skip it is eliminated (`skips`).
+    pub fn timeout(&mut self) -> Result<Events, IllegalAction> {
+        self.playing()?;
+        let mut events = Events::new();
+        let side = self.to_move;
+        if !self.skip(side, SkipReason::Timeout, &mut events) {
+            self.pass_turn(side.other(), &mut events);
+        }
+        Ok(events)
+    }
+
+    /// A side resigns (`resigned`) or leaves for good (`left`): it is eliminated and the
+    /// other side wins. Either side may do so at any time while the game goes on.
+    pub fn concede(&mut self, side: Side, reason: Concession) -> Result<Events, IllegalAction> {
+        self.playing()?;
+        let mut events = Events::new();
+        let reason = match reason {
+            Concession::Resign => EliminationReason::Resigned,
+            Concession::Leave => EliminationReason::Left,
+        };
+        self.end(side.other(), reason, &mut events);
+        Ok(events)
+    }
+
+    /// Both sides agreed to a draw (`agreement`).
+    pub fn agree_draw(&mut self) -> Result<Events, IllegalAction> {
+        self.playing()?;
+        let mut events = Events::new();
+        self.status = Status::Drawn(DrawReason::Agreement);
+        events.push(Event::Drawn {
+            reason: DrawReason::Agreement,
+        });
+        Ok(events)
+    }
+
+    fn playing(&self) -> Result<(), IllegalAction> {
+        match self.status {
+            Status::Playing => Ok(()),
+            s => Err(IllegalAction::GameOver(s)),
         }
     }
 }
@@ -1455,7 +1533,11 @@ mod tests {
             assert!(s
                 .events
                 .iter()
-                .any(|e| e == Event::Skipped { side: Side::North }));
+                .any(|e| e
+                    == Event::Skipped {
+                        side: Side::North,
+                        reason: SkipReason::Blocked
+                    }));
             assert_eq!(
                 (p.to_move(), p.skips(Side::North), p.status()),
                 (Side::South, i, Status::Playing)
