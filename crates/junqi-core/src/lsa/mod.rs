@@ -43,8 +43,8 @@ pub use deploy::{start_squares, DeployError, Deployment};
 pub use movegen::{Action, ActionList, Actions, PieceActionList, MAX_ACTIONS, MAX_PIECE_ACTIONS};
 pub use pieces::{Arm, Class, LandedShip, PieceSet, Role, ROLES};
 pub use position::{
-    AttackKind, CampProtects, Concession, Event, Events, FortStrike, IllegalAction, Options, Piece, Position,
-    SetupError, Status, Step,
+    AttackKind, CampProtects, Concession, Event, Events, FortStrike, IllegalAction, Options, Piece,
+    Position, SetupError, Status, Step,
 };
 pub use record::{Entry, Game, GameError, Record, Start};
 pub use view::{events_for, role_visible, Mode, Observer, View, ViewPiece};

@@ -1530,14 +1530,11 @@ mod tests {
                     if i % 2 == 1 { "b2" } else { "b1" },
                 ))
                 .unwrap();
-            assert!(s
-                .events
-                .iter()
-                .any(|e| e
-                    == Event::Skipped {
-                        side: Side::North,
-                        reason: SkipReason::Blocked
-                    }));
+            assert!(s.events.iter().any(|e| e
+                == Event::Skipped {
+                    side: Side::North,
+                    reason: SkipReason::Blocked
+                }));
             assert_eq!(
                 (p.to_move(), p.skips(Side::North), p.status()),
                 (Side::South, i, Status::Playing)

@@ -65,12 +65,12 @@ pub enum Start {
     /// South's and North's deployments and the side that moves first.
     Deployments {
         /// `[south, north]`.
-        deployments: [Deployment; 2],
+        deployments: Box<[Deployment; 2]>,
         /// Who moves first.
         first: Side,
     },
     /// Any start position (a composed problem, a game taken over midway).
-    Position(Position),
+    Position(Box<Position>),
 }
 
 /// One entry of a record.
@@ -223,8 +223,8 @@ impl Entry {
                         not_your_turn(pos.to_move(), side)
                     ));
                 }
-                let action =
-                    action_from_text(pos, text).map_err(|e| format!("{}: {e}", o.path("action")))?;
+                let action = action_from_text(pos, text)
+                    .map_err(|e| format!("{}: {e}", o.path("action")))?;
                 Entry::Action { side, action }
             }
             "timeout" => Entry::Timeout { side: side()? },
@@ -316,11 +316,7 @@ fn place(d: &mut Deployment, square: Square, role: Role) -> Result<(), String> {
 }
 
 /// Read [`deployment_to_text`]'s form for a side and check it against the piece set (§3).
-pub fn deployment_from_text(
-    side: Side,
-    text: &str,
-    opts: &Options,
-) -> Result<Deployment, String> {
+pub fn deployment_from_text(side: Side, text: &str, opts: &Options) -> Result<Deployment, String> {
     let mut d = Deployment::empty(side);
     for word in text.split_whitespace() {
         let (sq, role) = word
@@ -393,9 +389,11 @@ impl Record {
             }
             Start::Position(p) => {
                 if p.options() != &self.options {
-                    return Err("start: the start position's options differ from the record's".into());
+                    return Err(
+                        "start: the start position's options differ from the record's".into(),
+                    );
                 }
-                Ok(p.clone())
+                Ok((**p).clone())
             }
         }
     }
@@ -414,7 +412,10 @@ impl Record {
 
     /// The text form (module documentation).
     pub fn to_text(&self) -> String {
-        let mut out = vec![format!("board {BOARD}"), format!("mode {}", self.mode.name())];
+        let mut out = vec![
+            format!("board {BOARD}"),
+            format!("mode {}", self.mode.name()),
+        ];
         for (name, value) in options_to_json(&self.options) {
             let v = match value {
                 Value::String(s) => s,
@@ -425,7 +426,7 @@ impl Record {
         match &self.start {
             Start::Deployments { deployments, first } => {
                 out.push(format!("first {}", seat_number(*first)));
-                for d in deployments {
+                for d in deployments.iter() {
                     out.push(format!(
                         "deploy {} {}",
                         seat_number(d.side()),
@@ -502,25 +503,33 @@ impl Record {
             .map_err(|e| format!("options: {e}"))?;
         let start = match (start, deploys) {
             (Some((n, json)), [None, None]) if first.is_none() => {
-                let (m, p) =
-                    super::json::position_from_json_str(json).map_err(|e| at(n, e))?;
+                let (m, p) = super::json::position_from_json_str(json).map_err(|e| at(n, e))?;
                 if m != mode || p.options() != &options {
-                    return Err(at(n, "the start position's mode or options differ from the record's".into()));
+                    return Err(at(
+                        n,
+                        "the start position's mode or options differ from the record's".into(),
+                    ));
                 }
-                Start::Position(p)
+                Start::Position(Box::new(p))
             }
             (Some((n, _)), _) => {
-                return Err(at(n, "a record starts from `start` or from `first` and `deploy`, not both".into()))
+                return Err(at(
+                    n,
+                    "a record starts from `start` or from `first` and `deploy`, not both".into(),
+                ))
             }
             (None, [Some((ns, s)), Some((nn, nt))]) => Start::Deployments {
-                deployments: [
+                deployments: Box::new([
                     deployment_from_text(Side::South, s, &options).map_err(|e| at(ns, e))?,
                     deployment_from_text(Side::North, nt, &options).map_err(|e| at(nn, e))?,
-                ],
+                ]),
                 first: first.unwrap_or(Side::South),
             },
             (None, _) => {
-                return Err("the record needs `deploy 0 …` and `deploy 1 …` lines, or a `start` position".into())
+                return Err(
+                    "the record needs `deploy 0 …` and `deploy 1 …` lines, or a `start` position"
+                        .into(),
+                )
             }
         };
         let mut game = Game::start(mode, start, options)?;
@@ -594,11 +603,9 @@ impl Record {
             }
             let (m, p) = position_from_json(p).map_err(|e| format!("start.position: {e}"))?;
             if m != mode || p.options() != &options {
-                return Err(
-                    "start.position: its mode or options differ from the record's".into(),
-                );
+                return Err("start.position: its mode or options differ from the record's".into());
             }
-            Start::Position(p)
+            Start::Position(Box::new(p))
         } else {
             let first = match so.opt("first") {
                 None => Side::South,
@@ -616,10 +623,10 @@ impl Record {
                 ));
             }
             Start::Deployments {
-                deployments: [
+                deployments: Box::new([
                     deployment_from_json(Side::South, &list[0], "start.deployments[0]", &options)?,
                     deployment_from_json(Side::North, &list[1], "start.deployments[1]", &options)?,
-                ],
+                ]),
                 first,
             }
         };
@@ -669,7 +676,7 @@ impl Game {
         Game::start(
             mode,
             Start::Deployments {
-                deployments: [south, north],
+                deployments: Box::new([south, north]),
                 first,
             },
             options,
@@ -877,9 +884,14 @@ mod tests {
             let a = acts.as_slice()[rng.gen_range(0..acts.len())];
             pos.apply(a).unwrap();
         }
-        let g = Game::start(Mode::Dark, Start::Position(pos), Options::default()).unwrap();
+        let g = Game::start(
+            Mode::Dark,
+            Start::Position(Box::new(pos)),
+            Options::default(),
+        )
+        .unwrap();
         assert!(!g.is_over());
-        let start = Start::Position(g.position().clone());
+        let start = Start::Position(Box::new(g.position().clone()));
         let mut h = Game::start(Mode::Open, start, Options::default()).unwrap();
         let a = h.position().legal_actions().as_slice()[0];
         h.play(a).unwrap();
@@ -913,15 +925,30 @@ mod tests {
             (format!("{h}1 {a}\n"), "line 6: it is South (seat 0)'s turn"),
             (format!("{h}0 a1-a15\n"), "line 6:"),
             (format!("{h}0 {a}\nfrobnicate\n"), "line 7: unknown entry"),
-            (format!("{h}resign 0\nresign 1\n"), "line 7: the game is over"),
-            (format!("{h}resign 0\nresult win 0 resigned\n"), "states the result `win 0 resigned`, but the replay ends with `win 1 resigned`"),
+            (
+                format!("{h}resign 0\nresign 1\n"),
+                "line 7: the game is over",
+            ),
+            (
+                format!("{h}resign 0\nresult win 0 resigned\n"),
+                "states the result `win 0 resigned`, but the replay ends with `win 1 resigned`",
+            ),
             (format!("{h}result draw agreement\n"), "is not over"),
-            (format!("{h}draw\nresult draw agreement\n0 {a}\n"), "line 8: nothing may follow"),
+            (
+                format!("{h}draw\nresult draw agreement\n0 {a}\n"),
+                "line 8: nothing may follow",
+            ),
             (format!("{h}abort\n0 {a}\n"), "line 7: the game was aborted"),
             (h.replace("mode dark\n", ""), "no `mode` line"),
-            (h.replace("deploy 1", "deploy 0"), "a second deployment for seat 0"),
+            (
+                h.replace("deploy 1", "deploy 0"),
+                "a second deployment for seat 0",
+            ),
             (h.replace("=flag", "=marshal"), "line 4: a deployment needs"),
-            (h.replace("board land_sea_air", "board two_player"), "line 1: this is a reader for land_sea_air"),
+            (
+                h.replace("board land_sea_air", "board two_player"),
+                "line 1: this is a reader for land_sea_air",
+            ),
             (format!("option rail_max 0x\n{h}"), "options: "),
         ];
         for (text, want) in cases {
@@ -933,10 +960,14 @@ mod tests {
         let err = Record::from_json(&v).unwrap_err();
         assert!(err.starts_with("entries[0].seat: it is South"), "{err}");
         v["entries"] = json!([{"kind": "resign", "seat": 2}]);
-        assert!(Record::from_json(&v).unwrap_err().contains("entries[0].seat must be 0"));
+        assert!(Record::from_json(&v)
+            .unwrap_err()
+            .contains("entries[0].seat must be 0"));
         v["entries"] = json!([]);
         v["start"]["deployments"][0]["z9"] = json!("flag");
-        assert!(Record::from_json(&v).unwrap_err().contains("start.deployments[0]: \"z9\""));
+        assert!(Record::from_json(&v)
+            .unwrap_err()
+            .contains("start.deployments[0]: \"z9\""));
     }
 
     #[test]

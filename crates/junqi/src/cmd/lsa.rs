@@ -118,7 +118,7 @@ pub fn rules(mode: &str, options: Option<&str>, teams: Option<&str>) -> Result<(
 }
 
 /// [`rules`] from the shared rule arguments.
-fn rules_of(r: &RulesArgs) -> Result<(Mode, Options)> {
+pub(crate) fn rules_of(r: &RulesArgs) -> Result<(Mode, Options)> {
     rules(&r.mode, r.options.as_deref(), r.teams.as_deref())
 }
 

@@ -12,6 +12,7 @@
 mod board;
 mod fallen;
 mod history;
+mod lsa;
 mod marks;
 mod record_file;
 mod refusal;
@@ -622,6 +623,14 @@ pub fn run(a: Args) -> Result<()> {
 /// Play a game reading the person's commands from `input`; `terminal` when the output is a
 /// terminal that takes colours (`--colour auto`).
 pub fn play(a: Args, input: impl BufRead, out: &mut dyn Write, terminal: bool) -> Result<()> {
+    if a.rules.board == super::lsa::BOARD {
+        let lang = match a.lang.as_str() {
+            "zh" => Lang::Zh,
+            "en" => Lang::En,
+            other => bail!("--lang must be zh or en, got {other:?}"),
+        };
+        return lsa::play(&a, input, out, lang);
+    }
     let start_setup = match &a.start {
         Some(t) => Some(junqi_core::text::setup_from_text(t).map_err(|e| anyhow!("--start: {e}"))?),
         None => None,

@@ -29,10 +29,15 @@ pub fn default_path(start: SystemTime, seed: u64) -> PathBuf {
 
 /// Write the record to `path`, creating its directory.
 pub fn save(record: &Record, path: &Path) -> Result<()> {
+    save_text(&record.to_text(), path)
+}
+
+/// Write a record's text form (any board's) to `path`, creating its directory.
+pub fn save_text(text: &str, path: &Path) -> Result<()> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
-    std::fs::write(path, record.to_text()).with_context(|| format!("writing {}", path.display()))
+    std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
 }
 
 /// `YYYYMMDD-HHMMSS` of a Unix time, in UTC.
