@@ -112,32 +112,20 @@ impl Entry {
     pub fn from_text(topo: &Topology, text: &str) -> Result<Entry, String> {
         let board = topo.board;
         let s = text.trim();
-        let (word, rest) = match s.split_once(char::is_whitespace) {
-            Some((w, r)) => (w, r.trim()),
-            None => (s, ""),
-        };
-        let seat_arg = |what: &str| -> Result<Seat, String> {
-            if rest.is_empty() {
-                return Err(format!("{what} needs a seat: {what} <seat>"));
+        let word = match table_entry_from_text(s, |t, what| parse_seat_text(t, what, board)) {
+            TableText::Entry(e) => {
+                return e.map(|e| match e {
+                    TableEntry::Timeout(seat) => Entry::Timeout { seat },
+                    TableEntry::Resign(s) => Entry::Resign(s),
+                    TableEntry::Leave(s) => Entry::Leave(s),
+                    TableEntry::Draw => Entry::Draw,
+                    TableEntry::Abort => Entry::Abort,
+                })
             }
-            parse_seat_text(rest, what, board)
-        };
-        let no_arg = |e: Entry| -> Result<Entry, String> {
-            if rest.is_empty() {
-                Ok(e)
-            } else {
-                Err(format!("{word} takes nothing more, got {rest:?}"))
-            }
+            TableText::Action { seat, action } => (seat, action),
         };
         match word {
-            "timeout" => Ok(Entry::Timeout {
-                seat: seat_arg("timeout")?,
-            }),
-            "resign" => Ok(Entry::Resign(seat_arg("resign")?)),
-            "leave" => Ok(Entry::Leave(seat_arg("leave")?)),
-            "draw" => no_arg(Entry::Draw),
-            "abort" => no_arg(Entry::Abort),
-            w if !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()) => {
+            (w, rest) if !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()) => {
                 let seat = parse_seat_text(w, "the acting seat", board)?;
                 let action = action_from_text(topo, rest)?;
                 Ok(Entry::Action { seat, action })
@@ -196,20 +184,7 @@ impl Entry {
     }
 
     fn from_json(topo: &Topology, v: &Value, path: &str) -> Result<Entry, String> {
-        let any = Obj::new(v, path, "an entry", &["kind", "seat", "action"])?;
-        let kind = get_str(any.req("kind")?, &any.path("kind"))?;
-        let fields: &[&str] = match kind {
-            "action" => &["kind", "seat", "action"],
-            "timeout" | "resign" | "leave" => &["kind", "seat"],
-            "draw" | "abort" => &["kind"],
-            other => {
-                return Err(format!(
-                    "{}: unknown entry kind {other:?} (expected action, timeout, resign, leave, draw or abort)",
-                    any.path("kind")
-                ))
-            }
-        };
-        let o = Obj::new(v, path, "an entry", fields)?;
+        let (kind, o) = entry_object(v, path)?;
         let seat = || get_seat(o.req("seat")?, &o.path("seat"), topo.board);
         Ok(match kind {
             "action" => {
@@ -228,6 +203,80 @@ impl Entry {
             _ => Entry::Abort,
         })
     }
+}
+
+/// A table entry (every board's records share them), generic over the board's seat type.
+pub(crate) enum TableEntry<S> {
+    Timeout(S),
+    Resign(S),
+    Leave(S),
+    Draw,
+    Abort,
+}
+
+/// What an entry's text is: a table entry (read, or the reason it is malformed), or else the
+/// first word and the rest, for the board's `<seat> <action>`.
+pub(crate) enum TableText<'a, S> {
+    Entry(Result<TableEntry<S>, String>),
+    Action { seat: &'a str, action: &'a str },
+}
+
+/// Read the table entries of the text form (`timeout <seat>`, `resign <seat>`,
+/// `leave <seat>`, `draw`, `abort`) with the board's seat reader `seat(text, what)`.
+pub(crate) fn table_entry_from_text<S>(
+    s: &str,
+    seat: impl Fn(&str, &str) -> Result<S, String>,
+) -> TableText<'_, S> {
+    let (word, rest) = match s.split_once(char::is_whitespace) {
+        Some((w, r)) => (w, r.trim()),
+        None => (s, ""),
+    };
+    let seat_arg = |what: &str| -> Result<S, String> {
+        if rest.is_empty() {
+            return Err(format!("{what} needs a seat: {what} <seat>"));
+        }
+        seat(rest, what)
+    };
+    let no_arg = |e: TableEntry<S>| {
+        if rest.is_empty() {
+            Ok(e)
+        } else {
+            Err(format!("{word} takes nothing more, got {rest:?}"))
+        }
+    };
+    TableText::Entry(match word {
+        "timeout" => seat_arg("timeout").map(TableEntry::Timeout),
+        "resign" => seat_arg("resign").map(TableEntry::Resign),
+        "leave" => seat_arg("leave").map(TableEntry::Leave),
+        "draw" => no_arg(TableEntry::Draw),
+        "abort" => no_arg(TableEntry::Abort),
+        _ => {
+            return TableText::Action {
+                seat: word,
+                action: rest,
+            }
+        }
+    })
+}
+
+/// An entry object's kind and its fields checked for that kind (every board's records share
+/// the entry shapes: `action` with a seat and an action, `timeout`, `resign`, `leave` with a
+/// seat, `draw` and `abort` alone).
+pub(crate) fn entry_object<'a>(v: &'a Value, path: &str) -> Result<(&'a str, Obj<'a>), String> {
+    let any = Obj::new(v, path, "an entry", &["kind", "seat", "action"])?;
+    let kind = get_str(any.req("kind")?, &any.path("kind"))?;
+    let fields: &[&str] = match kind {
+        "action" => &["kind", "seat", "action"],
+        "timeout" | "resign" | "leave" => &["kind", "seat"],
+        "draw" | "abort" => &["kind"],
+        other => {
+            return Err(format!(
+                "{}: unknown entry kind {other:?} (expected action, timeout, resign, leave, draw or abort)",
+                any.path("kind")
+            ))
+        }
+    };
+    Ok((kind, Obj::new(v, path, "an entry", fields)?))
 }
 
 /// The text form of an outcome as a record's result line has it (after `result `):

@@ -240,7 +240,7 @@ pub fn options_to_json(o: &Options) -> Map<String, Value> {
 // ---------------------------------------------------------------------------------------------
 // Positions (§10.2).
 
-fn side_of(v: &Value, path: &str) -> Result<Side, String> {
+pub(crate) fn side_of(v: &Value, path: &str) -> Result<Side, String> {
     match v.as_u64() {
         Some(0) => Ok(Side::South),
         Some(1) => Ok(Side::North),
@@ -281,7 +281,7 @@ fn pair<T>(
 }
 
 /// The mode and rule options of an object holding `board`, `mode` and optional `options`.
-fn read_rules(o: &Obj<'_>) -> Result<(Mode, Options), String> {
+pub(crate) fn read_rules(o: &Obj<'_>) -> Result<(Mode, Options), String> {
     let board = get_str(o.req("board")?, "board")?;
     if board != BOARD_NAME {
         return Err(format!(

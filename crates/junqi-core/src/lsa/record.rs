@@ -43,7 +43,8 @@
 use super::board::{Side, Square};
 use super::deploy::Deployment;
 use super::json::{
-    options_from_json, options_to_json, outcome, position_from_json, position_to_json,
+    options_from_json, options_to_json, outcome, position_from_json, position_to_json, read_rules,
+    side_of,
 };
 use super::movegen::Action;
 use super::notation::{action_from_text, parse_square};
@@ -52,7 +53,9 @@ use super::position::{Concession, Events, IllegalAction, Options, Position, Stat
 use super::view::Mode;
 use crate::event::Outcome;
 use crate::json::{get_array, get_str, outcome_from_json, outcome_to_json, show, Obj};
-use crate::record::{outcome_from_text, outcome_to_text};
+use crate::record::{
+    entry_object, outcome_from_text, outcome_to_text, table_entry_from_text, TableEntry, TableText,
+};
 use crate::text::option_value_from_text;
 use serde_json::{json, Map, Value};
 
@@ -131,32 +134,20 @@ impl Entry {
     /// the entry is applied.
     pub fn from_text(pos: &Position, text: &str) -> Result<Entry, String> {
         let s = text.trim();
-        let (word, rest) = match s.split_once(char::is_whitespace) {
-            Some((w, r)) => (w, r.trim()),
-            None => (s, ""),
-        };
-        let side_arg = |what: &str| -> Result<Side, String> {
-            if rest.is_empty() {
-                return Err(format!("{what} needs a seat: {what} <seat>"));
+        let word = match table_entry_from_text(s, parse_side) {
+            TableText::Entry(e) => {
+                return e.map(|e| match e {
+                    TableEntry::Timeout(side) => Entry::Timeout { side },
+                    TableEntry::Resign(s) => Entry::Resign(s),
+                    TableEntry::Leave(s) => Entry::Leave(s),
+                    TableEntry::Draw => Entry::Draw,
+                    TableEntry::Abort => Entry::Abort,
+                })
             }
-            parse_side(rest, what)
-        };
-        let no_arg = |e: Entry| -> Result<Entry, String> {
-            if rest.is_empty() {
-                Ok(e)
-            } else {
-                Err(format!("{word} takes nothing more, got {rest:?}"))
-            }
+            TableText::Action { seat, action } => (seat, action),
         };
         match word {
-            "timeout" => Ok(Entry::Timeout {
-                side: side_arg("timeout")?,
-            }),
-            "resign" => Ok(Entry::Resign(side_arg("resign")?)),
-            "leave" => Ok(Entry::Leave(side_arg("leave")?)),
-            "draw" => no_arg(Entry::Draw),
-            "abort" => no_arg(Entry::Abort),
-            w if !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()) => {
+            (w, rest) if !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()) => {
                 let side = parse_side(w, "the acting seat")?;
                 if !pos.is_over() && pos.to_move() != side {
                     return Err(not_your_turn(pos.to_move(), side));
@@ -186,32 +177,8 @@ impl Entry {
 
     /// Read the JSON form against the position it is played in, as [`Entry::from_text`].
     fn from_json(pos: &Position, v: &Value, path: &str) -> Result<Entry, String> {
-        let any = Obj::new(v, path, "an entry", &["kind", "seat", "action"])?;
-        let kind = get_str(any.req("kind")?, &any.path("kind"))?;
-        let fields: &[&str] = match kind {
-            "action" => &["kind", "seat", "action"],
-            "timeout" | "resign" | "leave" => &["kind", "seat"],
-            "draw" | "abort" => &["kind"],
-            other => {
-                return Err(format!(
-                    "{}: unknown entry kind {other:?} (expected action, timeout, resign, leave, draw or abort)",
-                    any.path("kind")
-                ))
-            }
-        };
-        let o = Obj::new(v, path, "an entry", fields)?;
-        let side = || -> Result<Side, String> {
-            let s = o.req("seat")?;
-            match s.as_u64() {
-                Some(0) => Ok(Side::South),
-                Some(1) => Ok(Side::North),
-                _ => Err(format!(
-                    "{} must be 0 (South) or 1 (North), got {}",
-                    o.path("seat"),
-                    show(s)
-                )),
-            }
-        };
+        let (kind, o) = entry_object(v, path)?;
+        let side = || side_of(o.req("seat")?, &o.path("seat"));
         Ok(match kind {
             "action" => {
                 let side = side()?;
@@ -580,15 +547,7 @@ impl Record {
             "the record",
             &["board", "mode", "options", "start", "entries", "result"],
         )?;
-        let board = get_str(o.req("board")?, "board")?;
-        if board != BOARD {
-            return Err(format!(
-                "board: this is a reader for {BOARD} records, not {board:?}"
-            ));
-        }
-        let mode =
-            Mode::from_name(get_str(o.req("mode")?, "mode")?).map_err(|e| format!("mode: {e}"))?;
-        let options = options_from_json(o.opt("options")).map_err(|e| format!("options: {e}"))?;
+        let (mode, options) = read_rules(&o)?;
         let so = Obj::new(
             o.req("start")?,
             "start",
@@ -609,11 +568,7 @@ impl Record {
         } else {
             let first = match so.opt("first") {
                 None => Side::South,
-                Some(f) => match f.as_u64() {
-                    Some(0) => Side::South,
-                    Some(1) => Side::North,
-                    _ => return Err(format!("start.first must be 0 or 1, got {}", show(f))),
-                },
+                Some(f) => side_of(f, "start.first")?,
             };
             let list = get_array(so.req("deployments")?, "start.deployments")?;
             if list.len() != 2 {
@@ -962,7 +917,7 @@ mod tests {
         v["entries"] = json!([{"kind": "resign", "seat": 2}]);
         assert!(Record::from_json(&v)
             .unwrap_err()
-            .contains("entries[0].seat must be 0"));
+            .contains("entries[0].seat must be a seat"));
         v["entries"] = json!([]);
         v["start"]["deployments"][0]["z9"] = json!("flag");
         assert!(Record::from_json(&v)
