@@ -14,6 +14,12 @@ export function helpers(page) {
   /** Make one move by clicking: try own pieces until one shows legal destinations. */
   async function playOneMove(seat) {
     await page.waitForSelector('.status-line.mine', { timeout: 30000 });
+    // Frames still being played (a resume after a reconnect replays the missed ones, each move
+    // gliding) redraw the board: a click in between loses its selection. Move on a still board.
+    await page.waitForFunction(() => {
+      const q = window.junqi.current && window.junqi.current.queue;
+      return !q || (!q.busy && q.length === 0);
+    }, null, { timeout: 30000 });
     const squares = await page.$$eval(`.piece[data-seat="${seat}"]`, (els) => els.map((e) => e.dataset.at));
     for (const sq of squares) {
       await clickSquare(sq);
