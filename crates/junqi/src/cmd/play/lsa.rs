@@ -541,18 +541,14 @@ impl Session<'_> {
                 }
             }
             "moves" => self.list_moves(rest.trim())?,
-            "resign" | "投降" => {
-                let events = self
-                    .game
-                    .apply(Entry::Resign(self.me))
-                    .map_err(anyhow::Error::msg)?;
-                self.announce(events.as_slice())?;
-            }
-            "quit" | "退出" => {
-                let events = self
-                    .game
-                    .apply(Entry::Leave(self.me))
-                    .map_err(anyhow::Error::msg)?;
+            "resign" | "投降" | "quit" | "退出" => {
+                // Resigning and quitting both end the game for the person; the record says which.
+                let entry = if matches!(word, "resign" | "投降") {
+                    Entry::Resign(self.me)
+                } else {
+                    Entry::Leave(self.me)
+                };
+                let events = self.game.apply(entry).map_err(anyhow::Error::msg)?;
                 self.announce(events.as_slice())?;
             }
             _ if !line.contains('-') && !line.contains(' ') && parse_square(line).is_ok() => {
