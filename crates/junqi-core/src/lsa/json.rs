@@ -31,10 +31,10 @@
 use super::board::{Side, Square, BOARD_NAME};
 use super::combat::{CombatRule, Combatant};
 use super::movegen::Action;
-use super::notation::parse_square;
+use super::notation::{action_from_text, parse_square};
 use super::pieces::{Arm, PieceSet, Role};
 use super::position::{CampProtects, Event, FortStrike, Options, Piece, Position, Status};
-use super::view::{Mode, Observer, View};
+use super::view::{Mode, Observer, View, ViewPiece};
 use crate::event::{AttackResult, EliminationReason, Outcome, SkipReason};
 use crate::json::{get_array, get_bool, get_str, get_u32, show, Obj, ELIMINATION_REASONS};
 use crate::options::{Blocked, LandmineRule};
@@ -508,6 +508,191 @@ pub fn view_to_json(v: &View) -> Value {
     Value::Object(m)
 }
 
+/// The fields of a view object: a position's, plus `observer`, `outcome` and `legal_actions`.
+pub const VIEW_FIELDS: [&str; 13] = [
+    "board",
+    "mode",
+    "options",
+    "to_move",
+    "pieces",
+    "fort_struck",
+    "plies",
+    "quiet_plies",
+    "skips",
+    "eliminated",
+    "observer",
+    "outcome",
+    "legal_actions",
+];
+
+/// An observer from JSON: `{"seat": 0|1}`, `"public"` or `"referee"`.
+pub fn observer_from_json(v: &Value) -> Result<Observer, String> {
+    match v {
+        Value::String(s) if s == "public" => Ok(Observer::Spectator),
+        Value::String(s) if s == "referee" => Ok(Observer::Referee),
+        Value::Object(_) => {
+            let o = Obj::new(v, "observer", "an observer", &["seat"])?;
+            Ok(Observer::Seat(side_of(o.req("seat")?, "observer.seat")?))
+        }
+        _ => Err(format!(
+            "observer must be {{\"seat\": 0|1}}, \"public\" or \"referee\"; got {}",
+            show(v)
+        )),
+    }
+}
+
+/// The status an `outcome` value (RULES §11.2) stands for on this board.
+fn status_of(v: &Value) -> Result<Status, String> {
+    Ok(
+        match crate::json::outcome_from_json(v).map_err(|e| format!("outcome: {e}"))? {
+            None => Status::Playing,
+            Some(Outcome::Win { winners, reason }) => {
+                let list: Vec<u8> = winners.iter().collect();
+                let winner = match list.as_slice() {
+                    [0] => Side::South,
+                    [1] => Side::North,
+                    _ => {
+                        return Err(format!(
+                            "outcome: a land-sea-air game has one winner, seat 0 or 1; got {list:?}"
+                        ))
+                    }
+                };
+                Status::Won { winner, reason }
+            }
+            Some(Outcome::Draw { reason }) => Status::Drawn(reason),
+            Some(Outcome::Aborted) => {
+                return Err("outcome: a land-sea-air game is never aborted".into())
+            }
+        },
+    )
+}
+
+/// Read and check a view object ([`view_to_json`]'s shape): every piece with its `arm`, its
+/// `role` where shown, `observer`, `outcome` and `legal_actions` (texts read against
+/// [`View::stand_in`], so each becomes the action the referee means by it). Rejects what
+/// [`position_from_json`] rejects, a shown role whose arm is not the piece's, an `eliminated`
+/// that disagrees with the outcome, and legal actions in a view whose observer is not to move
+/// in a game that goes on.
+pub fn view_from_json(v: &Value) -> Result<View, String> {
+    let o = Obj::new(v, "", "the view", &VIEW_FIELDS)?;
+    let (mode, options) = read_rules(&o)?;
+    let to_move = side_of(o.req("to_move")?, "to_move")?;
+    let observer = observer_from_json(o.req("observer")?)?;
+    let mut pieces = Vec::new();
+    for (i, p) in get_array(o.req("pieces")?, "pieces")?.iter().enumerate() {
+        let path = format!("pieces[{i}]");
+        let po = Obj::new(p, &path, "a piece", &PIECE_FIELDS)?;
+        let at = square_of(po.req("at")?, &po.path("at"))?;
+        let side = side_of(po.req("seat")?, &po.path("seat"))?;
+        let arm_name = get_str(po.req("arm")?, &po.path("arm"))?;
+        let arm = Arm::ALL
+            .into_iter()
+            .find(|a| a.name() == arm_name)
+            .ok_or_else(|| format!("{path}.arm: {arm_name:?} is not land, sea or air"))?;
+        let landed = match po.opt("landed") {
+            None => false,
+            Some(l) => get_bool(l, &po.path("landed"))?,
+        };
+        let role = po
+            .opt("role")
+            .map(|r| role_of(r, &po.path("role")))
+            .transpose()?;
+        if landed && arm != Arm::Land {
+            return Err(format!("{path}: a landed ship is a land-arm piece"));
+        }
+        if let Some(r) = role {
+            if !options.piece_set.has(r) {
+                return Err(format!(
+                    "{path}: role {r} is not in the piece set {} (LANDSEAAIR §1)",
+                    options.piece_set.name()
+                ));
+            }
+            let want = if landed {
+                r.landing_ship().map(|_| Arm::Land)
+            } else {
+                Some(r.arm())
+            };
+            if want != Some(arm) {
+                return Err(format!(
+                    "{path}: a {}{r} is not of arm {arm}",
+                    if landed { "landed " } else { "" }
+                ));
+            }
+        }
+        pieces.push(ViewPiece {
+            at,
+            side,
+            arm,
+            landed,
+            role,
+        });
+    }
+    pieces.sort_by_key(|p| p.at);
+    let fort_struck = match o.opt("fort_struck") {
+        None => [false, false],
+        Some(f) => pair(f, "fort_struck", get_bool)?,
+    };
+    let count = |k: &str| o.opt(k).map_or(Ok(0), |n| get_u32(n, k));
+    let skips = match o.opt("skips") {
+        None => [0, 0],
+        Some(s) => pair(s, "skips", |v, p| {
+            let n = get_u32(v, p)?;
+            u8::try_from(n).map_err(|_| format!("{p}: {n} skips is more than any game reaches"))
+        })?,
+    };
+    let status = status_of(o.req("outcome")?)?;
+    if let Some(e) = o.opt("eliminated") {
+        let list = get_array(e, "eliminated")?;
+        let sides = list
+            .iter()
+            .enumerate()
+            .map(|(i, s)| side_of(s, &format!("eliminated[{i}]")).map(|s| s as u8))
+            .collect::<Result<Vec<_>, _>>()?;
+        if sides != eliminated(status) {
+            return Err(format!(
+                "eliminated {sides:?} does not agree with the outcome (the loser of a win, else nobody)"
+            ));
+        }
+    }
+    let mut view = View {
+        observer,
+        mode,
+        options,
+        to_move,
+        pieces,
+        fort_struck,
+        plies: count("plies")?,
+        quiet_plies: count("quiet_plies")?,
+        skips,
+        status,
+        legal_actions: Vec::new(),
+    };
+    let stand_in = view.stand_in()?;
+    let texts = get_array(o.req("legal_actions")?, "legal_actions")?;
+    if !texts.is_empty() && (observer != Observer::Seat(to_move) || status != Status::Playing) {
+        return Err(
+            "legal_actions: only the view of the seat to move in a game that goes on lists actions"
+                .into(),
+        );
+    }
+    for (i, t) in texts.iter().enumerate() {
+        let path = format!("legal_actions[{i}]");
+        let text = get_str(t, &path)?;
+        let a = action_from_text(&stand_in, text).map_err(|e| format!("{path}: {e}"))?;
+        if view.legal_actions.contains(&a) {
+            return Err(format!("{path}: {text} is listed twice"));
+        }
+        view.legal_actions.push(a);
+    }
+    Ok(view)
+}
+
+/// [`view_from_json`] from JSON text.
+pub fn view_from_json_str(text: &str) -> Result<View, String> {
+    let v: Value = serde_json::from_str(text).map_err(|e| format!("bad JSON: {e}"))?;
+    view_from_json(&v)
+}
+
 /// One piece of a position or a view: its square and seat, its arm (views), its role where it
 /// is shown, and `landed` only when true.
 fn piece_json(at: Square, side: Side, arm: Option<Arm>, role: Option<Role>, landed: bool) -> Value {
@@ -881,6 +1066,36 @@ mod tests {
         reject(|v| v["face_down"] = true.into(), "unknown field");
     }
 
+    /// A change to a good document and a word the refusal must contain.
+    type BadCase = (fn(&mut Value), &'static str);
+
+    #[test]
+    fn lsa_bad_views_are_rejected_with_reasons() {
+        let (mode, p) = position_from_json(&spec_example()).unwrap();
+        let good = view_to_json(&p.view(mode, Observer::Seat(Side::North)));
+        assert!(view_from_json(&good).is_ok());
+        let cases: [BadCase; 6] = [
+            (|v| v["observer"] = json!({"seat": 2}), "observer.seat"),
+            (|v| v["pieces"][0]["arm"] = "sea".into(), "not of arm sea"),
+            (
+                |v| v["legal_actions"] = json!(["a1-a2"]),
+                "legal_actions[0]",
+            ),
+            (|v| v["eliminated"] = json!([0]), "does not agree"),
+            (
+                |v| v["observer"] = "public".into(),
+                "only the view of the seat to move",
+            ),
+            (|v| v["outcome"] = json!({"result": "aborted"}), "outcome"),
+        ];
+        for (f, want) in cases {
+            let mut v = good.clone();
+            f(&mut v);
+            let e = view_from_json(&v).expect_err(want);
+            assert!(e.contains(want), "{e:?} should say {want:?}");
+        }
+    }
+
     #[test]
     fn lsa_options_parse_every_value_and_refuse_bad_ones() {
         let o = options_from_json(Some(&json!({
@@ -1024,6 +1239,16 @@ mod tests {
                 assert_eq!(m2, mode);
                 assert_eq!(position_to_json(mode, &q), j);
                 assert_eq!(q.legal_actions().as_slice(), p.legal_actions().as_slice());
+                for o in [
+                    Observer::Seat(Side::South),
+                    Observer::Seat(Side::North),
+                    Observer::Spectator,
+                    Observer::Referee,
+                ] {
+                    let v = p.view(mode, o);
+                    let back = view_from_json(&view_to_json(&v));
+                    assert_eq!(back.as_ref(), Ok(&v), "{o:?} at ply {}", p.plies());
+                }
                 list.clear();
                 p.legal_actions_into(&mut list);
                 let a = list[rng.gen_range(0..list.len())];
@@ -1149,6 +1374,7 @@ mod tests {
         #[test]
         fn lsa_json_readers_never_panic(v in arb_json()) {
             let _ = position_from_json(&v);
+            let _ = view_from_json(&v);
             let _ = event_from_json(&v);
             let _ = options_from_json(Some(&v));
         }
@@ -1166,6 +1392,10 @@ mod tests {
             let mut p = spec_example();
             p["pieces"][piece][pkey] = v;
             if let Ok((mode, pos)) = position_from_json(&p) {
+                let mut view = view_to_json(&pos.view(mode, Observer::Seat(pos.to_move())));
+                let _ = view_from_json(&view);
+                view[key] = p["pieces"][piece][pkey].clone();
+                let _ = view_from_json(&view);
                 let _ = view_to_json(&pos.view(mode, Observer::Spectator));
                 let _ = pos.legal_actions();
             }

@@ -21,9 +21,10 @@
 //!   wants to show it keeps its own notes (§10.2 puts looks in the events only).
 
 use super::board::{Board, Side, Square};
+use super::combat::Combatant;
 use super::movegen::Action;
-use super::pieces::{Arm, Role};
-use super::position::{Event, Options, Position, Status};
+use super::pieces::{Arm, Role, ROLES};
+use super::position::{Event, Options, Piece, Position, Status};
 
 /// The mode of a land-sea-air game (§8): dark (default) or open. Flip and half-open play do
 /// not exist on this board.
@@ -151,6 +152,82 @@ impl View {
     /// The piece on `sq`, as seen.
     pub fn at(&self, sq: Square) -> Option<&ViewPiece> {
         self.pieces.iter().find(|p| p.at == sq)
+    }
+
+    /// A full position this view could be a view of, for legality only: every piece where the
+    /// view has it, with its role where the view shows one and otherwise the first role of its
+    /// arm (a battleship or cruiser when landed) that its side still has to give, plus the
+    /// view's counters and struck forts. The side to move's legal actions in it are the view's
+    /// when the view is the mover's, since legality uses only public facts and the mover's own
+    /// pieces (§6); engines that receive a view as JSON read its action texts against it.
+    ///
+    /// Errors when the view cannot be of any position: two pieces on a square, a piece on a
+    /// square its arm never uses, more pieces of an arm or a role than the piece set has.
+    pub fn stand_in(&self) -> Result<Position, String> {
+        let set = self.options.piece_set;
+        let mut left = [[0u8; ROLES]; 2];
+        for side in [Side::South, Side::North] {
+            for r in Role::ALL {
+                left[side as usize][r as usize] = set.count(r);
+            }
+        }
+        for p in &self.pieces {
+            if let Some(r) = p.role {
+                let n = &mut left[p.side as usize][r as usize];
+                *n = n.checked_sub(1).ok_or_else(|| {
+                    format!(
+                        "seat {} has more {r} pieces than the piece set {}",
+                        p.side as u8,
+                        set.name()
+                    )
+                })?;
+            }
+        }
+        let mut list = Vec::with_capacity(self.pieces.len());
+        // Landed ships first: they can only be battleships or cruisers, which hidden ships at
+        // sea would otherwise take.
+        let landed_first = self.pieces.iter().filter(|p| p.landed);
+        for p in landed_first.chain(self.pieces.iter().filter(|p| !p.landed)) {
+            let role = match p.role {
+                Some(r) => r,
+                None => {
+                    let fits = |r: &Role| {
+                        // Never the fort: it is always shown while it stands (on its harbour).
+                        *r != Role::Fort
+                            && left[p.side as usize][*r as usize] > 0
+                            && if p.landed {
+                                r.landing_ship().is_some()
+                            } else {
+                                r.arm() == p.arm
+                            }
+                    };
+                    let r = Role::ALL.into_iter().find(fits).ok_or_else(|| {
+                        format!(
+                            "{}: seat {} has more {} pieces than the piece set {}",
+                            p.at,
+                            p.side as u8,
+                            if p.landed { "landed" } else { p.arm.name() },
+                            set.name()
+                        )
+                    })?;
+                    left[p.side as usize][r as usize] -= 1;
+                    r
+                }
+            };
+            let body = match (p.landed, role.landing_ship()) {
+                (true, Some(ship)) => Combatant::Landed(ship),
+                (true, None) => return Err(format!("{}: a landed {role}", p.at)),
+                (false, _) => Combatant::Piece(role),
+            };
+            list.push((p.at, Piece::of(p.side, body)));
+        }
+        let mut pos =
+            Position::from_pieces(self.options, self.to_move, &list).map_err(|e| e.to_string())?;
+        pos.set_counters(self.plies, self.quiet_plies, self.skips);
+        for side in [Side::South, Side::North] {
+            pos.set_fort_struck(side, self.fort_struck[side as usize]);
+        }
+        Ok(pos)
     }
 }
 
