@@ -1,9 +1,12 @@
-//! Arbitrary bytes as land-sea-air input (LANDSEAAIR §10): a position JSON, a game record in
-//! JSON or text, or a position JSON line followed by an action text line. Whatever parses must
+//! Arbitrary bytes as land-sea-air input (LANDSEAAIR §10): a position JSON, a seat's view JSON
+//! (as an engine receives it), a game record in JSON or text, or a position JSON line followed
+//! by an action text line. Whatever parses must
 //! round-trip, and records must replay to what they state.
 #![no_main]
 
-use junqi_core::lsa::json::{position_from_json_str, position_to_json};
+use junqi_core::lsa::json::{
+    position_from_json_str, position_to_json, view_from_json_str, view_to_json,
+};
 use junqi_core::lsa::notation::action_from_text;
 use junqi_core::lsa::Record;
 use libfuzzer_sys::fuzz_target;
@@ -20,6 +23,10 @@ fuzz_target!(|data: &[u8]| {
             next.apply(a).expect("a legal action applies");
             assert_eq!(action_from_text(&pos, &a.to_string()), Ok(a));
         }
+    }
+    if let Ok(view) = view_from_json_str(text) {
+        let back = view_to_json(&view).to_string();
+        assert_eq!(view_from_json_str(&back).as_ref(), Ok(&view));
     }
     if let Some((line, action)) = text.split_once('\n') {
         if let Ok((_, mut pos)) = position_from_json_str(line) {

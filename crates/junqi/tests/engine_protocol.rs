@@ -13,12 +13,11 @@ use std::time::Duration;
 const BIN: &str = env!("CARGO_BIN_EXE_junqi");
 const DOC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/engine-protocol.md");
 
-/// The commands of the documented transcript (`> ` lines), and the answers (`< ` lines).
-fn transcript() -> (Vec<String>, Vec<String>) {
+/// The commands of the documented transcript after `marker` (`> ` lines), and the answers
+/// (`< ` lines).
+fn transcript_at(marker: &str) -> (Vec<String>, Vec<String>) {
     let doc = std::fs::read_to_string(DOC).expect("docs/engine-protocol.md");
-    let start = doc
-        .find("<!-- transcript -->")
-        .expect("a transcript marker in the doc");
+    let start = doc.find(marker).expect("a transcript marker in the doc");
     let block = &doc[start..];
     let block = &block[block.find("```").expect("a code block") + 3..];
     let block = &block[block.find('\n').unwrap() + 1..];
@@ -34,6 +33,11 @@ fn transcript() -> (Vec<String>, Vec<String>) {
     (sent, got)
 }
 
+/// The main transcript of the doc.
+fn transcript() -> (Vec<String>, Vec<String>) {
+    transcript_at("<!-- transcript -->")
+}
+
 fn run_engine(args: &[&str], input: &str) -> String {
     let (out, err, ok) = run(args, input);
     assert!(ok, "junqi {args:?} failed: {err}");
@@ -43,6 +47,18 @@ fn run_engine(args: &[&str], input: &str) -> String {
 #[test]
 fn the_documented_transcript_gets_the_same_answers() {
     let (sent, expected) = transcript();
+    assert!(sent.len() >= 10, "the transcript is too short");
+    let out = run_engine(&["engine", "--bot", "random"], &(sent.join("\n") + "\n"));
+    let got: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        got, expected,
+        "the engine's answers differ from docs/engine-protocol.md"
+    );
+}
+
+#[test]
+fn the_documented_land_sea_air_transcript_gets_the_same_answers() {
+    let (sent, expected) = transcript_at("<!-- lsa transcript -->");
     assert!(sent.len() >= 10, "the transcript is too short");
     let out = run_engine(&["engine", "--bot", "random"], &(sent.join("\n") + "\n"));
     let got: Vec<&str> = out.lines().collect();
@@ -378,4 +394,25 @@ fn broken_engines_forfeit_with_their_reason() {
         assert!(r.to_text().contains(*why));
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Prints the observation line of the land-sea-air transcript (run with `--ignored
+/// --nocapture` to regenerate the doc's observation line).
+#[test]
+#[ignore]
+fn print_lsa_transcript_view() {
+    let (mode, pos) = junqi_core::lsa::json::position_from_json(&json!({
+        "board": "land_sea_air", "mode": "dark", "to_move": 1, "plies": 30, "quiet_plies": 2,
+        "pieces": [
+            {"at": "e1", "seat": 0, "role": "flag"}, {"at": "e6", "seat": 0, "role": "fort"},
+            {"at": "c9", "seat": 0, "role": "battleship"}, {"at": "e7", "seat": 1, "role": "destroyer"},
+            {"at": "c10", "seat": 1, "role": "major"}, {"at": "e15", "seat": 1, "role": "flag"}
+        ]
+    }))
+    .unwrap();
+    let view = pos.view(
+        mode,
+        junqi_core::lsa::Observer::Seat(junqi_core::lsa::Side::North),
+    );
+    println!("{}", junqi_ai::engine::lsa::observation_line(&view));
 }

@@ -232,21 +232,53 @@ fn lsa_arena_plays_paired_games_and_refuses_what_it_cannot_play() {
     let v2: serde_json::Value = serde_json::from_str(out2.trim()).unwrap();
     assert_eq!(v["per_game"], v2["per_game"], "reproducible from --seed");
 
-    let (_, err, ok) = run(
+    // The same match with the heuristic behind the engine protocol is the same games: the
+    // protocol carries everything the seat may know, and nothing else the bot could use.
+    let engine = format!(
+        "cmd:'{}' engine --bot heuristic",
+        env!("CARGO_BIN_EXE_junqi")
+    );
+    let mut ext_args = args;
+    ext_args[4] = &engine;
+    for process in ["per-game", "per-match"] {
+        let mut a = ext_args.to_vec();
+        a.extend(["--engine-process", process, "--threads", "1"]);
+        let (out3, err, ok) = run(&a, "");
+        assert!(ok, "{err}");
+        let v3: serde_json::Value = serde_json::from_str(out3.trim()).unwrap();
+        let games3 = v3["per_game"].as_array().unwrap();
+        assert_eq!(games3.len(), per_game.len());
+        for (a, b) in per_game.iter().zip(games3) {
+            assert!(b["forfeit"].is_null(), "{process}: {b}");
+            assert_eq!(
+                (&a["score"], &a["plies"], &a["reason"]),
+                (&b["score"], &b["plies"], &b["reason"]),
+                "{process}: {a} / {b}"
+            );
+        }
+    }
+    // An engine that is not one fails its games with the reason.
+    let (out4, err, ok) = run(
         &[
             "arena",
             "--board",
             "land_sea_air",
             "--bot",
-            "search@depth=2",
+            "cmd:cat",
             "--bot",
-            "cmd:junqi engine",
+            "random",
             "--games",
             "2",
+            "--time-limit-ms",
+            "300",
+            "--json",
         ],
         "",
     );
-    assert!(!ok && err.contains("external engines"), "{err}");
+    assert!(ok, "{err}");
+    let v4: serde_json::Value = serde_json::from_str(out4.trim()).unwrap();
+    assert_eq!(v4["losses"], 2, "{v4}");
+    assert!(v4.to_string().contains("did not answer"), "{v4}");
     let (_, err, ok) = run(
         &[
             "arena",

@@ -59,6 +59,10 @@ pub fn play_game(
     let north_layout = bots[1].deploy().map_err(|e| (Side::North, e))?;
     let mut pos = Position::new(*options, &south_layout, &north_layout)
         .map_err(|e| (Side::South, BotError(format!("layouts refused: {e}"))))?;
+    // Each seat sees the start before the first move, as a driver tells an engine.
+    for (i, b) in bots.iter_mut().enumerate() {
+        b.observe(&[], &pos.view(mode, Observer::Seat(sides[i])));
+    }
     while !pos.is_over() {
         let me = pos.to_move();
         let view = pos.view(mode, Observer::Seat(me));

@@ -56,17 +56,26 @@ pub fn parse_action_text(text: &str) -> Result<(Square, Square, bool), String> {
     }
 }
 
+/// The action among `actions` that `text` names (`None` if none is), or an error if `text` is
+/// not an action text. A driver that holds only a view finds an engine's answer among the
+/// view's legal actions with it.
+pub fn find_action(
+    actions: impl IntoIterator<Item = Action>,
+    text: &str,
+) -> Result<Option<Action>, String> {
+    let (from, to, look) = parse_action_text(text)?;
+    Ok(actions
+        .into_iter()
+        .find(|a| a.from() == from && a.to() == to && matches!(a, Action::Look { .. }) == look))
+}
+
 /// The action of the side to move that `text` names in `pos` (§10.1), or an error that says
 /// why: a malformed text or square, or the referee's reason why the action is not legal.
 pub fn action_from_text(pos: &Position, text: &str) -> Result<Action, String> {
-    let (from, to, look) = parse_action_text(text)?;
-    let legal = pos.legal_actions();
-    if let Some(a) = legal
-        .iter()
-        .find(|a| a.from() == from && a.to() == to && matches!(a, Action::Look { .. }) == look)
-    {
+    if let Some(a) = find_action(pos.legal_actions().iter(), text)? {
         return Ok(a);
     }
+    let (from, to, look) = parse_action_text(text)?;
     // Not legal: ask the referee why, for the action the piece on `from` would take.
     let guess = if look {
         Action::Look { from, at: to }

@@ -101,6 +101,8 @@ pub fn run(a: Args) -> Result<()> {
         bail!("--games must be at least 1");
     }
     let budget = parse_budget(&a.budget).map_err(|e| anyhow!("--budget: {e}"))?;
+    let limit = Duration::from_millis(a.time_limit_ms);
+    let process = EngineProcess::from(a.engine_process);
     if a.rules.board == super::lsa::BOARD {
         return super::lsa::run_arena(super::lsa::Arena {
             bots: [&a.bots[0], &a.bots[1]],
@@ -111,11 +113,11 @@ pub fn run(a: Args) -> Result<()> {
             budget_text: &a.budget,
             threads: a.threads,
             json: a.json,
+            time_limit: limit,
+            process,
         });
     }
     let rules = a.rules.rules()?;
-    let limit = Duration::from_millis(a.time_limit_ms);
-    let process = EngineProcess::from(a.engine_process);
     let first = bot_factory(&a.bots[0], limit, process)?;
     let second = bot_factory(&a.bots[1], limit, process)?;
     let cfg = MatchConfig {

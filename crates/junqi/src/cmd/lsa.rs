@@ -6,6 +6,7 @@
 use super::rules_args::RulesArgs;
 use super::selfplay::{play_batches, report, Tally};
 use anyhow::{bail, Result};
+use junqi_ai::external::{EngineProcess, LsaExternalBot};
 use junqi_ai::lsa::{run_match, LsaMatchConfig};
 use junqi_ai::Budget;
 use junqi_core::lsa::json::{options_from_json, position_from_json, step_result_json};
@@ -15,7 +16,7 @@ use junqi_core::lsa::{ActionList, Mode, Observer, Options, Position, Status};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The board name.
 pub const BOARD: &str = junqi_core::lsa::board::BOARD_NAME;
@@ -191,21 +192,24 @@ pub struct Arena<'a> {
     pub threads: usize,
     /// `--json`.
     pub json: bool,
+    /// `--time-limit-ms`: the limit on each answer of an external engine.
+    pub time_limit: Duration,
+    /// `--engine-process`.
+    pub process: EngineProcess,
 }
 
-/// `junqi arena --board land_sea_air`: a match between two built-in land-sea-air players,
-/// each deal played twice with sides swapped.
+/// `junqi arena --board land_sea_air`: a match between two land-sea-air players (built-in, or
+/// external engines given as `cmd:<command line>`), each deal played twice with sides swapped.
 pub fn run_arena(a: Arena<'_>) -> Result<()> {
     let (mode, options) = rules_of(a.rules)?;
     let factory = |spec: &str| {
-        if spec.starts_with("cmd:") {
-            bail!(
-                "--bot {spec:?}: external engines do not play {BOARD} (the engine protocol \
-                 carries the 军棋 boards only); give a built-in player: {}",
-                junqi_ai::lsa::BOT_NAMES.join(", ")
-            );
+        if let Some(cmd) = spec.strip_prefix("cmd:") {
+            return LsaExternalBot::factory_with(cmd, mode, a.time_limit, a.process)
+                .map_err(|e| anyhow::anyhow!("--bot {spec:?}: {e}"));
         }
-        junqi_ai::lsa::bot_by_spec(spec).map_err(|e| anyhow::anyhow!("--bot {spec:?}: {e}"))
+        junqi_ai::lsa::bot_by_spec(spec).map_err(|e| {
+            anyhow::anyhow!("--bot {spec:?}: {e}, or cmd:<command line> for an external engine")
+        })
     };
     let first = factory(a.bots[0])?;
     let second = factory(a.bots[1])?;

@@ -20,6 +20,10 @@
 //! quit                                             (the engine exits)
 //! ```
 
+pub mod lsa;
+
+pub use lsa::{LsaNewGame, BOARD as LSA_BOARD};
+
 use crate::bot::{Bot, BotError, Budget};
 use crate::registry::{bot_by_name, bot_names};
 use junqi_core::json::{event_from_json, event_to_json, outcome_from_json, outcome_to_json};
@@ -62,6 +66,9 @@ pub enum Command {
         /// A seed for the engine's randomness.
         seed: u64,
     },
+    /// `newgame board land_sea_air mode <dark|open> seat <0|1> [seed <n>] [options <json>]`: a
+    /// game of 陆海空三军棋 (see [`lsa`]).
+    NewLsaGame(LsaNewGame),
     /// `deploy`: answer with `deployment <text>` (not in flip play).
     Deploy,
     /// `events <json array>`: the referee's announcements of one step (RULES §11.2).
@@ -236,10 +243,19 @@ pub fn parse_command(line: &str) -> Result<Option<Command>, String> {
                 }
                 rest = r;
             }
-            let board = board
-                .ok_or("newgame needs board <two_player|three_player|four_player|six_player>")?;
+            let board = board.ok_or(
+                "newgame needs board <two_player|three_player|four_player|six_player|land_sea_air>",
+            )?;
             let mode = mode.ok_or("newgame needs mode <dark|open|half_open|flip>")?;
             let seat = seat.ok_or("newgame needs seat <n>")?;
+            if board == LSA_BOARD {
+                return Ok(Some(Command::NewLsaGame(LsaNewGame::parse(
+                    mode,
+                    seat,
+                    seed,
+                    options.as_ref(),
+                )?)));
+            }
             let rules = parse_rules(board, mode, options.as_ref())?;
             if seat >= rules.seats() as u64 {
                 return Err(format!(
@@ -335,6 +351,9 @@ pub struct Engine {
     bot_name: String,
     budget: Budget,
     game: Option<GameState>,
+    /// The land-sea-air game being played, if the last `newgame` named that board (then
+    /// `game` is `None`).
+    lsa: Option<lsa::LsaGame>,
 }
 
 /// What the serve loop should do after a line.
@@ -346,6 +365,7 @@ pub enum Reply {
     Quit,
 }
 
+/// Run a bot's code, turning a panic into an error that says the bot failed.
 fn catch<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     catch_unwind(AssertUnwindSafe(f)).map_err(|p| {
         let msg = p
@@ -366,6 +386,7 @@ impl Engine {
             bot_name,
             budget: Budget::default(),
             game: None,
+            lsa: None,
         }
     }
 
@@ -389,6 +410,15 @@ impl Engine {
     }
 
     fn execute(&mut self, c: Command) -> Result<Vec<String>, String> {
+        if let Some(g) = self.lsa.as_mut() {
+            match &c {
+                Command::Deploy => return g.deploy(),
+                Command::Events(list) => return g.events(list),
+                Command::Observation(v) => return g.observation(v),
+                Command::Go(budget) => return g.go(budget.unwrap_or(self.budget)),
+                _ => {}
+            }
+        }
         match c {
             Command::Junqi => {
                 let names: Vec<&str> = bot_names();
@@ -416,7 +446,7 @@ impl Engine {
                     Ok(Vec::new())
                 }
                 "bot" => {
-                    if self.game.is_some() {
+                    if self.game.is_some() || self.lsa.is_some() {
                         return Err(
                             "cannot change the bot during a game (send gameover first)".into()
                         );
@@ -430,8 +460,14 @@ impl Engine {
                 }
                 _ => Err(format!("unknown option {name:?} (options: bot, budget)")),
             },
+            Command::NewLsaGame(rules) => {
+                self.lsa = Some(lsa::LsaGame::start(&self.bot_name, rules)?);
+                self.game = None;
+                Ok(Vec::new())
+            }
             Command::NewGame { rules, seat, seed } => {
                 catch(|| self.bot.new_game(&rules, seat, seed))?;
+                self.lsa = None;
                 self.game = Some(GameState {
                     rules,
                     seat,
@@ -528,7 +564,9 @@ impl Engine {
                 if o.is_none() {
                     return Err("gameover needs an outcome, not null".into());
                 }
-                self.game("gameover")?;
+                if self.lsa.take().is_none() {
+                    self.game("gameover")?;
+                }
                 self.game = None;
                 Ok(Vec::new())
             }
