@@ -33,39 +33,26 @@ fn transcript_at(marker: &str) -> (Vec<String>, Vec<String>) {
     (sent, got)
 }
 
-/// The main transcript of the doc.
-fn transcript() -> (Vec<String>, Vec<String>) {
-    transcript_at("<!-- transcript -->")
-}
-
 fn run_engine(args: &[&str], input: &str) -> String {
     let (out, err, ok) = run(args, input);
     assert!(ok, "junqi {args:?} failed: {err}");
     out
 }
 
+/// Both documented transcripts (the 军棋 one and the land-sea-air one) still get the same
+/// answers from `junqi engine`.
 #[test]
-fn the_documented_transcript_gets_the_same_answers() {
-    let (sent, expected) = transcript();
-    assert!(sent.len() >= 10, "the transcript is too short");
-    let out = run_engine(&["engine", "--bot", "random"], &(sent.join("\n") + "\n"));
-    let got: Vec<&str> = out.lines().collect();
-    assert_eq!(
-        got, expected,
-        "the engine's answers differ from docs/engine-protocol.md"
-    );
-}
-
-#[test]
-fn the_documented_land_sea_air_transcript_gets_the_same_answers() {
-    let (sent, expected) = transcript_at("<!-- lsa transcript -->");
-    assert!(sent.len() >= 10, "the transcript is too short");
-    let out = run_engine(&["engine", "--bot", "random"], &(sent.join("\n") + "\n"));
-    let got: Vec<&str> = out.lines().collect();
-    assert_eq!(
-        got, expected,
-        "the engine's answers differ from docs/engine-protocol.md"
-    );
+fn the_documented_transcripts_get_the_same_answers() {
+    for marker in ["<!-- transcript -->", "<!-- lsa transcript -->"] {
+        let (sent, expected) = transcript_at(marker);
+        assert!(sent.len() >= 10, "the transcript {marker} is too short");
+        let out = run_engine(&["engine", "--bot", "random"], &(sent.join("\n") + "\n"));
+        let got: Vec<&str> = out.lines().collect();
+        assert_eq!(
+            got, expected,
+            "the engine's answers differ from the {marker} of docs/engine-protocol.md"
+        );
+    }
 }
 
 /// Prints the commands of the transcript (run with `--ignored --nocapture` to regenerate the

@@ -509,21 +509,20 @@ pub fn view_to_json(v: &View) -> Value {
 }
 
 /// The fields of a view object: a position's, plus `observer`, `outcome` and `legal_actions`.
-pub const VIEW_FIELDS: [&str; 13] = [
-    "board",
-    "mode",
-    "options",
-    "to_move",
-    "pieces",
-    "fort_struck",
-    "plies",
-    "quiet_plies",
-    "skips",
-    "eliminated",
-    "observer",
-    "outcome",
-    "legal_actions",
-];
+pub const VIEW_FIELDS: [&str; 13] = {
+    let extra = ["observer", "outcome", "legal_actions"];
+    let mut all = [""; 13];
+    let mut i = 0;
+    while i < all.len() {
+        all[i] = if i < POSITION_FIELDS.len() {
+            POSITION_FIELDS[i]
+        } else {
+            extra[i - POSITION_FIELDS.len()]
+        };
+        i += 1;
+    }
+    all
+};
 
 /// An observer from JSON: `{"seat": 0|1}`, `"public"` or `"referee"`.
 pub fn observer_from_json(v: &Value) -> Result<Observer, String> {
