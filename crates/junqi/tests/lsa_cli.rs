@@ -308,3 +308,32 @@ fn lsa_arena_plays_paired_games_and_refuses_what_it_cannot_play() {
     );
     assert!(!ok && err.contains("dark or open"), "{err}");
 }
+
+/// `junqi play --board land_sea_air` against an external engine: the engine (South) moves
+/// first through the protocol, the person resigns, and the game ends with the engine's win.
+#[test]
+fn lsa_terminal_play_takes_an_external_engine() {
+    let engine = format!(
+        "cmd:'{}' engine --bot heuristic",
+        env!("CARGO_BIN_EXE_junqi")
+    );
+    let (out, err, ok) = run(
+        &[
+            "play",
+            "--board",
+            "land_sea_air",
+            "--bot",
+            &engine,
+            "--seat",
+            "1",
+            "--seed",
+            "3",
+            "--lang",
+            "en",
+        ],
+        "resign\n",
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("final position"), "{out}");
+    assert!(out.contains("resign"), "{out}");
+}

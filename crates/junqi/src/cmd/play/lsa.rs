@@ -22,6 +22,7 @@ use super::words::Lang;
 use super::Args;
 use crate::cmd::lsa::rules_of;
 use anyhow::{anyhow, bail, Result};
+use junqi_ai::external::LsaExternalBot;
 use junqi_ai::lsa::{bot_by_spec, guarded_layout, LsaBot};
 use junqi_ai::Budget;
 use junqi_core::lsa::board::{Board, Side, Square, SquareType};
@@ -290,17 +291,20 @@ fn follow_notes(notes: &mut HashMap<Square, Role>, events: &[Event]) {
 }
 
 /// The land-sea-air player a `--bot` value names.
-fn bot_spec(bot: &str) -> Result<Box<dyn LsaBot>> {
+/// `cmd:<command line>` is an external engine that speaks the protocol for this board.
+fn bot_spec(bot: &str, mode: Mode) -> Result<Box<dyn LsaBot>> {
     let spec = match bot {
         "beginner" | "入门" => "random",
         "normal" | "普通" => "heuristic",
         "expert" | "高手" | "master" | "大师" => "search",
-        s if s.starts_with("cmd:") => bail!(
-            "--bot {s:?}: external engines do not play land_sea_air; give random, heuristic, \
-             search or a level"
-        ),
         s => s,
     };
+    if let Some(cmd) = spec.strip_prefix("cmd:") {
+        let bot = LsaExternalBot::new(cmd, mode)
+            .map_err(|e| anyhow!("--bot {bot:?}: {e}"))?
+            .with_time_limit(std::time::Duration::from_secs(30));
+        return Ok(Box::new(bot));
+    }
     let factory = bot_by_spec(spec).map_err(|e| anyhow!("--bot {bot:?}: {e}"))?;
     Ok(factory())
 }
@@ -346,7 +350,7 @@ fn setup(a: &Args) -> Result<Setup> {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64)
     });
-    let mut bot = bot_spec(&a.bot)?;
+    let mut bot = bot_spec(&a.bot, mode)?;
     bot.new_game(&options, me.other(), seed);
     let mine = match &a.layout {
         Some(t) => deployment_from_text(me, t, &options).map_err(|e| anyhow!("--layout: {e}"))?,
@@ -358,6 +362,8 @@ fn setup(a: &Args) -> Result<Setup> {
         Side::North => (theirs, mine),
     };
     let game = Game::new(mode, options, south, north, options.first).map_err(anyhow::Error::msg)?;
+    // The bot sees the start before its first move, as the arena shows it.
+    bot.observe(&[], &game.position().view(mode, Observer::Seat(me.other())));
     Ok(Setup {
         game,
         bot,
@@ -735,7 +741,7 @@ mod tests {
         assert!(err(&["--seat", "2"]).contains("--seat 2 does not exist"));
         assert!(err(&["--bot", "nobody"]).contains("no land-sea-air player"));
         assert!(err(&["--layout", "e1=flag"]).contains("--layout: "));
-        assert!(err(&["--bot", "cmd:./x"]).contains("external engines"));
+        assert!(err(&["--bot", "cmd:/nonexistent/engine"]).contains("cannot start"));
     }
 
     #[test]
