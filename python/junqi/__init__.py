@@ -7,6 +7,9 @@ The main names:
   ``legal_action_mask``) in a fixed action space per board, ``step``, ``is_over``,
   ``outcome``, ``observation(seat)`` (the core's observation JSON) and
   ``observation_planes(seat)`` (numpy planes), ``to_json``, ``record``.
+- :class:`LsaGame`: one game of 陆海空三军棋 (board ``land_sea_air``) with the same names:
+  ``legal_actions``, ``legal_action_ids``, ``step``, ``last_events(seat)``, ``observation``,
+  ``to_json``/``from_json``, ``record``/``from_record``.
 - :class:`VecEnv`: a batch of games stepped in Rust, numpy in and out.
 - :class:`Bot`: the built-in bots (``Bot("search", budget="nodes:20000")``).
 - :func:`arena`: a paired match between two bots, either of them a Python policy.
@@ -22,6 +25,7 @@ from ._junqi import (
     Game,
     IllegalActionError,
     JunqiError,
+    LsaGame,
     VecEnv,
     action_space_size,
     arena,
@@ -31,18 +35,23 @@ from ._junqi import (
 )
 
 BOARDS = ("two_player", "three_player", "four_player", "six_player")
-"""The boards the core plays."""
+"""The 军棋 boards :class:`Game` plays."""
+
+LSA_BOARD = "land_sea_air"
+"""The land-sea-air board, played by :class:`LsaGame` (modes ``dark`` and ``open``)."""
 
 MODES = ("dark", "open", "half_open", "flip")
 """The modes (``half_open`` needs teams; ``flip`` is two-player only)."""
 
 __all__ = [
     "BOARDS",
+    "LSA_BOARD",
     "MODES",
     "Bot",
     "Game",
     "IllegalActionError",
     "JunqiError",
+    "LsaGame",
     "VecEnv",
     "action_space_size",
     "arena",

@@ -9,6 +9,7 @@
 //! - [`game::Game`]: one game (board, mode, options; from a seed, a JSON position or a record):
 //!   legal actions as text and as ids, step, events, outcome, observations as the core's JSON
 //!   and as numpy planes, records out.
+//! - [`lsa::LsaGame`]: one game of 陆海空三军棋 (board `land_sea_air`) with the same names.
 //! - [`vecenv::VecEnv`]: a batch of games stepped in Rust, numpy in and out.
 //! - [`bots::Bot`] and [`bots::arena`]: the built-in bots, and the arena with a Python policy.
 //! - [`planes`]: the fixed action-id space of a board and the observation planes.
@@ -32,6 +33,7 @@ use serde_json::Value;
 
 pub mod bots;
 pub mod game;
+pub mod lsa;
 pub mod planes;
 pub mod vecenv;
 
@@ -117,6 +119,11 @@ pub(crate) fn parse_rules(
     mode: &str,
     options: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<junqi_core::Rules> {
+    if board == junqi_core::lsa::board::BOARD_NAME {
+        return Err(bad(
+            "the land_sea_air board has its own game class: junqi.LsaGame(mode=..., options=..., seed=...)",
+        ));
+    }
     let b: junqi_core::BoardKind = board.parse().map_err(bad)?;
     let m: junqi_core::Mode = mode.parse().map_err(bad)?;
     let opts = match options {
@@ -166,6 +173,7 @@ fn _junqi(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.py().get_type::<IllegalActionError>(),
     )?;
     m.add_class::<game::Game>()?;
+    m.add_class::<lsa::LsaGame>()?;
     m.add_class::<vecenv::VecEnv>()?;
     m.add_class::<bots::Bot>()?;
     m.add_function(wrap_pyfunction!(bots::arena, m)?)?;
