@@ -87,6 +87,20 @@ pub const POSITION_FIELDS: [&str; 10] = [
 
 const PIECE_FIELDS: [&str; 5] = ["at", "seat", "role", "landed", "arm"];
 
+/// What every piece object of a position or a view holds: its path (`pieces[i]`, for
+/// messages), the object, its square, its seat, and whether it is a landed ship.
+fn piece_fields(p: &Value, i: usize) -> Result<(String, Obj<'_>, Square, Side, bool), String> {
+    let path = format!("pieces[{i}]");
+    let po = Obj::new(p, &path, "a piece", &PIECE_FIELDS)?;
+    let at = square_of(po.req("at")?, &po.path("at"))?;
+    let side = side_of(po.req("seat")?, &po.path("seat"))?;
+    let landed = match po.opt("landed") {
+        None => false,
+        Some(l) => get_bool(l, &po.path("landed"))?,
+    };
+    Ok((path, po, at, side, landed))
+}
+
 // ---------------------------------------------------------------------------------------------
 // Options (§9).
 
@@ -323,15 +337,8 @@ pub fn position_from_json(v: &Value) -> Result<(Mode, Position), String> {
     let to_move = side_of(o.req("to_move")?, "to_move")?;
     let mut pieces = Vec::new();
     for (i, p) in get_array(o.req("pieces")?, "pieces")?.iter().enumerate() {
-        let path = format!("pieces[{i}]");
-        let po = Obj::new(p, &path, "a piece", &PIECE_FIELDS)?;
-        let at = square_of(po.req("at")?, &po.path("at"))?;
-        let side = side_of(po.req("seat")?, &po.path("seat"))?;
+        let (path, po, at, side, landed) = piece_fields(p, i)?;
         let role = role_of(po.req("role")?, &po.path("role"))?;
-        let landed = match po.opt("landed") {
-            None => false,
-            Some(l) => get_bool(l, &po.path("landed"))?,
-        };
         if !opts.piece_set.has(role) {
             return Err(format!(
                 "{path}: role {role} is not in the piece set {} (LANDSEAAIR §1)",
@@ -579,19 +586,12 @@ pub fn view_from_json(v: &Value) -> Result<View, String> {
     let observer = observer_from_json(o.req("observer")?)?;
     let mut pieces = Vec::new();
     for (i, p) in get_array(o.req("pieces")?, "pieces")?.iter().enumerate() {
-        let path = format!("pieces[{i}]");
-        let po = Obj::new(p, &path, "a piece", &PIECE_FIELDS)?;
-        let at = square_of(po.req("at")?, &po.path("at"))?;
-        let side = side_of(po.req("seat")?, &po.path("seat"))?;
+        let (path, po, at, side, landed) = piece_fields(p, i)?;
         let arm_name = get_str(po.req("arm")?, &po.path("arm"))?;
         let arm = Arm::ALL
             .into_iter()
             .find(|a| a.name() == arm_name)
             .ok_or_else(|| format!("{path}.arm: {arm_name:?} is not land, sea or air"))?;
-        let landed = match po.opt("landed") {
-            None => false,
-            Some(l) => get_bool(l, &po.path("landed"))?,
-        };
         let role = po
             .opt("role")
             .map(|r| role_of(r, &po.path("role")))
