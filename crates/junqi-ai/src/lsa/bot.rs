@@ -8,7 +8,8 @@ use rand_chacha::ChaCha8Rng;
 /// A computer player of 陆海空三军棋.
 ///
 /// The game driver (arena, server, terminal, engine protocol) calls [`LsaBot::new_game`], then
-/// [`LsaBot::deploy`], then, as play goes on, [`LsaBot::observe`] after every referee step with
+/// [`LsaBot::deploy`], then [`LsaBot::observe`] with no events and the starting view, then, as
+/// play goes on, [`LsaBot::observe`] after every referee step with
 /// the events the bot's seat receives (`junqi_core::lsa::events_for(Observer::Seat(side), …)`)
 /// and the seat's new view, and [`LsaBot::choose`] whenever the seat is to move.
 pub trait LsaBot: Send {
