@@ -9,7 +9,7 @@ The main names:
   ``observation_planes(seat)`` (numpy planes), ``to_json``, ``record``.
 - :class:`LsaGame`: one game of 陆海空三军棋 (board ``land_sea_air``) with the same names:
   ``legal_actions``, ``legal_action_ids``, ``step``, ``last_events(seat)``, ``observation``,
-  ``to_json``/``from_json``, ``record``/``from_record``.
+  ``to_json``/``from_json``, ``record``/``from_record``; :class:`LsaBot` its built-in players.
 - :class:`VecEnv`: a batch of games stepped in Rust, numpy in and out.
 - :class:`Bot`: the built-in bots (``Bot("search", budget="nodes:20000")``).
 - :func:`arena`: a paired match between two bots, either of them a Python policy.
@@ -25,6 +25,7 @@ from ._junqi import (
     Game,
     IllegalActionError,
     JunqiError,
+    LsaBot,
     LsaGame,
     VecEnv,
     action_space_size,
@@ -51,6 +52,7 @@ __all__ = [
     "Game",
     "IllegalActionError",
     "JunqiError",
+    "LsaBot",
     "LsaGame",
     "VecEnv",
     "action_space_size",

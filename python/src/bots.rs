@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 
 /// A budget argument: None (the bot's own default), an integer (nodes) or the command line's
 /// text (`iterations:N`, `nodes:N`, `ms:N`).
-fn budget_arg(b: Option<&Bound<'_, PyAny>>) -> PyResult<Budget> {
+pub(crate) fn budget_arg(b: Option<&Bound<'_, PyAny>>) -> PyResult<Budget> {
     match b {
         None => Ok(Budget::default()),
         Some(o) if o.is_none() => Ok(Budget::default()),

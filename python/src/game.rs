@@ -16,6 +16,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// Game identities, so that a bot knows which game it follows.
 static NEXT_UID: AtomicU64 = AtomicU64::new(1);
 
+/// A new game identity (for `Game` and `LsaGame` alike).
+pub(crate) fn next_uid() -> u64 {
+    NEXT_UID.fetch_add(1, Ordering::Relaxed)
+}
+
 /// One game of junqi: the referee's position, the record so far and the public history.
 ///
 /// `Game(board="two_player", mode="dark", options=None, seed=0)` starts a game as the command
@@ -39,7 +44,7 @@ impl Game {
             rng: ChaCha8Rng::seed_from_u64(seed),
             hist: History::new(n),
             buf: Vec::with_capacity(128),
-            uid: NEXT_UID.fetch_add(1, Ordering::Relaxed),
+            uid: next_uid(),
         }
     }
 
@@ -483,7 +488,7 @@ impl Game {
             rng: self.rng.clone(),
             hist: self.hist.clone(),
             buf: Vec::with_capacity(128),
-            uid: NEXT_UID.fetch_add(1, Ordering::Relaxed),
+            uid: next_uid(),
         }
     }
 

@@ -9,7 +9,8 @@
 //! - [`game::Game`]: one game (board, mode, options; from a seed, a JSON position or a record):
 //!   legal actions as text and as ids, step, events, outcome, observations as the core's JSON
 //!   and as numpy planes, records out.
-//! - [`lsa::LsaGame`]: one game of 陆海空三军棋 (board `land_sea_air`) with the same names.
+//! - [`lsa::LsaGame`]: one game of 陆海空三军棋 (board `land_sea_air`) with the same names, and
+//!   [`lsa::LsaBot`], its built-in players.
 //! - [`vecenv::VecEnv`]: a batch of games stepped in Rust, numpy in and out.
 //! - [`bots::Bot`] and [`bots::arena`]: the built-in bots, and the arena with a Python policy.
 //! - [`planes`]: the fixed action-id space of a board and the observation planes.
@@ -174,6 +175,7 @@ fn _junqi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     m.add_class::<game::Game>()?;
     m.add_class::<lsa::LsaGame>()?;
+    m.add_class::<lsa::LsaBot>()?;
     m.add_class::<vecenv::VecEnv>()?;
     m.add_class::<bots::Bot>()?;
     m.add_function(wrap_pyfunction!(bots::arena, m)?)?;

@@ -4,9 +4,13 @@
 //! The board has its own position, views and events (LANDSEAAIR §10), so it has its own class
 //! with the names of `junqi.Game`: `legal_actions`, `step`, `is_over`, `outcome`,
 //! `observation(seat)`, `to_json`, `from_json`, `record`, `from_record`, and integer action
-//! ids in a fixed space (`from * 135 + to`, plus `135 * 135` for a look).
+//! ids in a fixed space (`from * 135 + to`, plus `135 * 135` for a look). `junqi.LsaBot` is a
+//! built-in land-sea-air player that answers for the seat to move of an `LsaGame`.
 
+use crate::bots::budget_arg;
 use crate::{bad, json_arg, to_py};
+use junqi_ai::lsa::{bot_by_spec, LsaBot as CoreLsaBot, LsaBotFactory};
+use junqi_ai::Budget;
 use junqi_core::lsa::board::SQUARES;
 use junqi_core::lsa::json::{
     event_to_json, options_from_json, outcome_to_json, position_from_json, position_to_json,
@@ -21,6 +25,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::sync::Mutex;
 
 /// The number of action ids of the land-sea-air board: every (from, to) pair, once for moves,
 /// attacks, sailing, landing, flights and strikes and once for looks.
@@ -48,6 +53,8 @@ pub struct LsaGame {
     buf: ActionList,
     /// The events of the last step, for `last_events`.
     last: Vec<Event>,
+    /// This game's identity, so that an `LsaBot` knows which game it follows.
+    uid: u64,
 }
 
 impl LsaGame {
@@ -57,6 +64,7 @@ impl LsaGame {
             rng,
             buf: ActionList::new(),
             last: Vec::new(),
+            uid: crate::game::next_uid(),
         }
     }
 
@@ -347,5 +355,104 @@ impl LsaGame {
             self.to_move(),
             self.is_over()
         )
+    }
+}
+
+/// Where an `LsaBot` stands in the game it follows: its own replay of the game, from which it
+/// is told each step's events as its seat receives them.
+struct Follow {
+    uid: u64,
+    side: Side,
+    game: junqi_core::lsa::Game,
+    applied: usize,
+}
+
+/// A built-in land-sea-air player: `LsaBot("heuristic", budget=None, seed=0)`, with `random`,
+/// `heuristic`, `search`, a level (`入门`/`beginner` … `大师`/`master`) or a tuned
+/// `search@depth=…,candidates=…`.
+///
+/// `bot.choose(game)` answers for the seat to move of an `LsaGame`. The bot follows one game
+/// and one seat at a time: the first call (or one for another game or seat) starts it on that
+/// game and replays every step so far to it as the seat's events and views; later calls feed
+/// it only the new steps. It sees its seat's view and events only (its own looks' results,
+/// never the other seat's), never the position.
+#[pyclass(module = "junqi._junqi")]
+pub struct LsaBot {
+    spec: String,
+    factory: LsaBotFactory,
+    inner: Mutex<(Box<dyn CoreLsaBot>, Option<Follow>)>,
+    budget: Budget,
+    seed: u64,
+}
+
+#[pymethods]
+impl LsaBot {
+    #[new]
+    #[pyo3(signature = (name="heuristic", budget=None, seed=0))]
+    fn new(name: &str, budget: Option<&Bound<'_, PyAny>>, seed: u64) -> PyResult<LsaBot> {
+        let factory = bot_by_spec(name).map_err(bad)?;
+        let bot = factory();
+        Ok(LsaBot {
+            spec: name.to_string(),
+            factory,
+            inner: Mutex::new((bot, None)),
+            budget: budget_arg(budget)?,
+            seed,
+        })
+    }
+
+    /// The player's name (`random`, `heuristic`, `search`).
+    #[getter]
+    fn name(&self) -> String {
+        self.inner.lock().unwrap().0.name()
+    }
+
+    /// The player's choice for the seat to move of `game`, as action text. The game is not
+    /// changed: play it with `game.step(...)`.
+    fn choose(&self, py: Python<'_>, game: PyRef<'_, LsaGame>) -> PyResult<String> {
+        if game.game.is_over() {
+            return Err(bad("the game is over"));
+        }
+        let side = game.game.position().to_move();
+        let record = game.game.record();
+        let mode = record.mode;
+        let me = Observer::Seat(side);
+        let mut guard = self.inner.lock().unwrap();
+        let (bot, follow) = &mut *guard;
+        let fresh = !matches!(follow, Some(f) if f.uid == game.uid && f.side == side
+            && f.applied <= record.entries.len());
+        if fresh {
+            let start = junqi_core::lsa::Game::start(mode, record.start.clone(), record.options)
+                .map_err(bad)?;
+            *bot = (self.factory)();
+            bot.new_game(start.position().options(), side, self.seed);
+            bot.observe(&[], &start.position().view(mode, me));
+            *follow = Some(Follow {
+                uid: game.uid,
+                side,
+                game: start,
+                applied: 0,
+            });
+        }
+        let f = follow.as_mut().expect("set above");
+        for e in &record.entries[f.applied..] {
+            let events = f
+                .game
+                .apply(*e)
+                .map_err(|e| bad(format!("replaying to the bot: {e}")))?;
+            let mine: Vec<Event> = events_for(me, events.as_slice()).collect();
+            bot.observe(&mine, &f.game.position().view(mode, me));
+        }
+        f.applied = record.entries.len();
+        let view = f.game.position().view(mode, me);
+        let budget = self.budget;
+        let action = py
+            .allow_threads(|| bot.choose(&view, budget))
+            .map_err(|e| bad(format!("bot {}: {e}", self.spec)))?;
+        Ok(action.to_string())
+    }
+
+    fn __repr__(&self) -> String {
+        format!("LsaBot({:?})", self.spec)
     }
 }

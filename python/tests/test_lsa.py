@@ -102,3 +102,40 @@ def test_a_look_reaches_only_its_owner():
                 if at in public_now:
                     assert public_now[at] == public_before[at], (seed, a)
     assert looks > 0, "the sweep saw no look"
+
+
+def play(bots, seed, max_plies=2000):
+    """Play an LsaGame between two LsaBots (South first); the game at its end."""
+    g = junqi.LsaGame(seed=seed)
+    while not g.is_over() and g.plies < max_plies:
+        a = bots[g.to_move].choose(g)
+        assert a in g.legal_actions()
+        g.step(a)
+    return g
+
+
+def test_built_in_players_play_from_python():
+    assert junqi.LsaBot("普通").name == "heuristic"
+    assert junqi.LsaBot("search@depth=4").name == "search"
+    with pytest.raises(junqi.JunqiError, match="random, heuristic, search"):
+        junqi.LsaBot("minimax")
+    wins = 0
+    for seed in range(4):
+        h, r = junqi.LsaBot("heuristic", seed=seed), junqi.LsaBot("random", seed=seed)
+        bots = [h, r] if seed % 2 == 0 else [r, h]
+        g = play(bots, seed)
+        o = g.outcome()
+        if o and o["result"] == "win" and o["winners"] == [seed % 2]:
+            wins += 1
+    assert wins >= 3, f"the heuristic won {wins} of 4 against random"
+
+
+def test_a_player_is_reproducible_and_follows_a_game_it_joins_late():
+    one = [junqi.LsaBot("search", budget="nodes:300", seed=5) for _ in range(2)]
+    two = [junqi.LsaBot("search", budget="nodes:300", seed=5) for _ in range(2)]
+    a, b = play(one, 8, max_plies=60), play(two, 8, max_plies=60)
+    assert a.record() == b.record()
+    # A fresh player asked in the middle of a game replays it first, and answers legally.
+    assert not a.is_over()
+    late = junqi.LsaBot("heuristic")
+    assert late.choose(a) in a.legal_actions()

@@ -21,5 +21,5 @@ pub use belief::LsaBelief;
 pub use bot::{LsaBot, LsaRandomBot};
 pub use heuristic::LsaHeuristicBot;
 pub use layout::guarded_layout;
-pub use registry::{bot_by_spec, BOT_NAMES};
+pub use registry::{bot_by_spec, level_spec, BOT_NAMES};
 pub use search::{LsaSearchBot, LsaSearchParams};

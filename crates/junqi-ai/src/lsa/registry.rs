@@ -6,11 +6,22 @@ use super::{LsaHeuristicBot, LsaRandomBot, LsaSearchBot, LsaSearchParams};
 /// The names of the built-in land-sea-air players, weakest first.
 pub const BOT_NAMES: [&str; 3] = ["random", "heuristic", "search"];
 
-/// A factory for the player `spec` names: `random`, `heuristic`, `search`, or a tuned search
-/// player `search@key=value,…` with keys `candidates`, `depth`, `nodes` (the default
+/// The player a level names, as the 军棋 levels are named (入门 beginner, 普通 normal, 高手
+/// expert, 大师 master: random, heuristic, search, search), or `spec` itself.
+pub fn level_spec(spec: &str) -> &str {
+    match spec {
+        "beginner" | "入门" => "random",
+        "normal" | "普通" => "heuristic",
+        "expert" | "高手" | "master" | "大师" => "search",
+        s => s,
+    }
+}
+
+/// A factory for the player `spec` names: `random`, `heuristic`, `search`, a level
+/// ([`level_spec`]), or a tuned search player `search@key=value,…` with keys `candidates`, `depth`, `nodes` (the default
 /// budget's nodes) and `prior` (see [`LsaSearchParams`]).
 pub fn bot_by_spec(spec: &str) -> Result<LsaBotFactory, String> {
-    match spec {
+    match level_spec(spec) {
         "random" => return Ok(Box::new(|| Box::new(LsaRandomBot::default()))),
         "heuristic" => return Ok(Box::new(|| Box::new(LsaHeuristicBot::default()))),
         "search" => return Ok(Box::new(|| Box::new(LsaSearchBot::default()))),
@@ -55,6 +66,8 @@ mod tests {
         for n in BOT_NAMES {
             assert_eq!(bot_by_spec(n).unwrap()().name(), n);
         }
+        assert_eq!(bot_by_spec("普通").unwrap()().name(), "heuristic");
+        assert_eq!(bot_by_spec("master").unwrap()().name(), "search");
         assert_eq!(
             bot_by_spec("search@depth=3,candidates=4").unwrap()().name(),
             "search"

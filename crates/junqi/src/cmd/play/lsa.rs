@@ -23,7 +23,7 @@ use super::Args;
 use crate::cmd::lsa::rules_of;
 use anyhow::{anyhow, bail, Result};
 use junqi_ai::external::LsaExternalBot;
-use junqi_ai::lsa::{bot_by_spec, guarded_layout, LsaBot};
+use junqi_ai::lsa::{bot_by_spec, guarded_layout, level_spec, LsaBot};
 use junqi_ai::Budget;
 use junqi_core::lsa::board::{Board, Side, Square, SquareType};
 use junqi_core::lsa::notation::{action_from_text, parse_square};
@@ -293,12 +293,7 @@ fn follow_notes(notes: &mut HashMap<Square, Role>, events: &[Event]) {
 /// The land-sea-air player a `--bot` value names.
 /// `cmd:<command line>` is an external engine that speaks the protocol for this board.
 fn bot_spec(bot: &str, mode: Mode) -> Result<Box<dyn LsaBot>> {
-    let spec = match bot {
-        "beginner" | "入门" => "random",
-        "normal" | "普通" => "heuristic",
-        "expert" | "高手" | "master" | "大师" => "search",
-        s => s,
-    };
+    let spec = level_spec(bot);
     if let Some(cmd) = spec.strip_prefix("cmd:") {
         let bot = LsaExternalBot::new(cmd, mode)
             .map_err(|e| anyhow!("--bot {bot:?}: {e}"))?
