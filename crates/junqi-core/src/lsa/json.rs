@@ -87,6 +87,20 @@ pub const POSITION_FIELDS: [&str; 10] = [
 
 const PIECE_FIELDS: [&str; 5] = ["at", "seat", "role", "landed", "arm"];
 
+/// The counters of a position or a view: `plies`, `quiet_plies` (absent: 0) and `skips`
+/// (absent: none).
+fn counters(o: &Obj<'_>) -> Result<(u32, u32, [u8; 2]), String> {
+    let count = |k: &str| o.opt(k).map_or(Ok(0), |n| get_u32(n, k));
+    let skips = match o.opt("skips") {
+        None => [0, 0],
+        Some(s) => pair(s, "skips", |v, p| {
+            let n = get_u32(v, p)?;
+            u8::try_from(n).map_err(|_| format!("{p}: {n} skips is more than any game reaches"))
+        })?,
+    };
+    Ok((count("plies")?, count("quiet_plies")?, skips))
+}
+
 /// What every piece object of a position or a view holds: its path (`pieces[i]`, for
 /// messages), the object, its square, its seat, and whether it is a landed ship.
 fn piece_fields(p: &Value, i: usize) -> Result<(String, Obj<'_>, Square, Side, bool), String> {
@@ -376,15 +390,8 @@ pub fn position_from_json(v: &Value) -> Result<(Mode, Position), String> {
         pos.set_fort_struck(Side::South, s);
         pos.set_fort_struck(Side::North, n);
     }
-    let count = |k: &str| o.opt(k).map_or(Ok(0), |n| get_u32(n, k));
-    let skips = match o.opt("skips") {
-        None => [0, 0],
-        Some(s) => pair(s, "skips", |v, p| {
-            let n = get_u32(v, p)?;
-            u8::try_from(n).map_err(|_| format!("{p}: {n} skips is more than any game reaches"))
-        })?,
-    };
-    pos.set_counters(count("plies")?, count("quiet_plies")?, skips);
+    let (plies, quiet, skips) = counters(&o)?;
+    pos.set_counters(plies, quiet, skips);
     if opts.reveal_flag_on_marshal_loss {
         for side in Side::BOTH {
             if !pos
@@ -631,14 +638,7 @@ pub fn view_from_json(v: &Value) -> Result<View, String> {
         None => [false, false],
         Some(f) => pair(f, "fort_struck", get_bool)?,
     };
-    let count = |k: &str| o.opt(k).map_or(Ok(0), |n| get_u32(n, k));
-    let skips = match o.opt("skips") {
-        None => [0, 0],
-        Some(s) => pair(s, "skips", |v, p| {
-            let n = get_u32(v, p)?;
-            u8::try_from(n).map_err(|_| format!("{p}: {n} skips is more than any game reaches"))
-        })?,
-    };
+    let (plies, quiet_plies, skips) = counters(&o)?;
     let status = status_of(o.req("outcome")?)?;
     if let Some(e) = o.opt("eliminated") {
         let list = get_array(e, "eliminated")?;
@@ -660,8 +660,8 @@ pub fn view_from_json(v: &Value) -> Result<View, String> {
         to_move,
         pieces,
         fort_struck,
-        plies: count("plies")?,
-        quiet_plies: count("quiet_plies")?,
+        plies,
+        quiet_plies,
         skips,
         status,
         legal_actions: Vec::new(),
