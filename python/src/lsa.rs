@@ -92,16 +92,23 @@ impl LsaGame {
             .ok()
             .filter(|&i| i < ACTION_IDS)
             .ok_or_else(|| bad(format!("action id {id} is outside 0..{ACTION_IDS}")))?;
-        let look = id >= SQUARES * SQUARES;
+        // The id's action is the legal one with that id ([`action_id`] is the one definition);
+        // if none is, the referee's reason for the action the id spells.
+        if let Some(a) = pos.legal_actions().iter().find(|&a| action_id(a) == id) {
+            return Ok(a);
+        }
         let rest = id % (SQUARES * SQUARES);
-        let (from, to) = (rest / SQUARES, rest % SQUARES);
-        let text = |i: usize| Square::from_index(i as u8).expect("below 135").to_string();
-        let text = if look {
-            format!("scout {} {}", text(from), text(to))
+        let square = |i: usize| Square::from_index(i as u8).expect("below 135").to_string();
+        let (from, to) = (square(rest / SQUARES), square(rest % SQUARES));
+        let text = if id >= SQUARES * SQUARES {
+            format!("scout {from} {to}")
         } else {
-            format!("{}-{}", text(from), text(to))
+            format!("{from}-{to}")
         };
-        action_from_text(pos, &text).map_err(|e| bad(format!("action id {id} ({text}): {e}")))
+        Err(bad(match action_from_text(pos, &text) {
+            Err(e) => format!("action id {id} ({text}): {e}"),
+            Ok(_) => format!("action id {id} ({text}) is not legal"),
+        }))
     }
 
     fn events_py(py: Python<'_>, events: &[Event]) -> PyObject {

@@ -350,10 +350,14 @@ pub struct Engine {
     bot: Box<dyn Bot>,
     bot_name: String,
     budget: Budget,
-    game: Option<GameState>,
-    /// The land-sea-air game being played, if the last `newgame` named that board (then
-    /// `game` is `None`).
-    lsa: Option<lsa::LsaGame>,
+    game: Option<Playing>,
+}
+
+/// The game the engine plays: one of the 军棋 boards, or the land-sea-air board (which has
+/// its own positions, views and bots).
+enum Playing {
+    Junqi(GameState),
+    Lsa(lsa::LsaGame),
 }
 
 /// What the serve loop should do after a line.
@@ -386,7 +390,6 @@ impl Engine {
             bot_name,
             budget: Budget::default(),
             game: None,
-            lsa: None,
         }
     }
 
@@ -403,14 +406,17 @@ impl Engine {
         }
     }
 
+    /// The 军棋 game being played (commands of a land-sea-air game are handled before this is
+    /// asked for).
     fn game(&mut self, what: &str) -> Result<&mut GameState, String> {
-        self.game
-            .as_mut()
-            .ok_or_else(|| format!("{what} before newgame"))
+        match self.game.as_mut() {
+            Some(Playing::Junqi(g)) => Ok(g),
+            Some(Playing::Lsa(_)) | None => Err(format!("{what} before newgame")),
+        }
     }
 
     fn execute(&mut self, c: Command) -> Result<Vec<String>, String> {
-        if let Some(g) = self.lsa.as_mut() {
+        if let Some(Playing::Lsa(g)) = self.game.as_mut() {
             match &c {
                 Command::Deploy => return g.deploy(),
                 Command::Events(list) => return g.events(list),
@@ -446,7 +452,7 @@ impl Engine {
                     Ok(Vec::new())
                 }
                 "bot" => {
-                    if self.game.is_some() || self.lsa.is_some() {
+                    if self.game.is_some() {
                         return Err(
                             "cannot change the bot during a game (send gameover first)".into()
                         );
@@ -461,20 +467,18 @@ impl Engine {
                 _ => Err(format!("unknown option {name:?} (options: bot, budget)")),
             },
             Command::NewLsaGame(rules) => {
-                self.lsa = Some(lsa::LsaGame::start(&self.bot_name, rules)?);
-                self.game = None;
+                self.game = Some(Playing::Lsa(lsa::LsaGame::start(&self.bot_name, rules)?));
                 Ok(Vec::new())
             }
             Command::NewGame { rules, seat, seed } => {
                 catch(|| self.bot.new_game(&rules, seat, seed))?;
-                self.lsa = None;
-                self.game = Some(GameState {
+                self.game = Some(Playing::Junqi(GameState {
                     rules,
                     seat,
                     deployed: false,
                     events: Vec::new(),
                     obs: None,
-                });
+                }));
                 Ok(Vec::new())
             }
             Command::Deploy => {
@@ -564,10 +568,9 @@ impl Engine {
                 if o.is_none() {
                     return Err("gameover needs an outcome, not null".into());
                 }
-                if self.lsa.take().is_none() {
-                    self.game("gameover")?;
+                if self.game.take().is_none() {
+                    return Err("gameover before newgame".into());
                 }
-                self.game = None;
                 Ok(Vec::new())
             }
             Command::Quit => Ok(Vec::new()),
