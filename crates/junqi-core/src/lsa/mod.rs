@@ -47,4 +47,4 @@ pub use position::{
     Position, SetupError, Status, Step,
 };
 pub use record::{Entry, Game, GameError, Record, Start};
-pub use view::{events_for, role_visible, Mode, Observer, View, ViewPiece};
+pub use view::{events_for, role_visible, LookNotes, Mode, Observer, View, ViewPiece};

@@ -24,7 +24,9 @@ use super::board::{Board, Side, Square};
 use super::combat::Combatant;
 use super::movegen::Action;
 use super::pieces::{Arm, Role, ROLES};
-use super::position::{Event, Options, Piece, Position, Status};
+use super::position::{AttackKind, Event, Options, Piece, Position, Status};
+use crate::event::AttackResult;
+use std::collections::BTreeMap;
 
 /// The mode of a land-sea-air game (§8): dark (default) or open. Flip and half-open play do
 /// not exist on this board.
@@ -261,6 +263,76 @@ impl Position {
             status: self.status(),
             legal_actions,
         }
+    }
+}
+
+/// What a seat's own scout looks have seen, kept on the pieces looked at (§7.6): a noted piece
+/// that moves takes its note along, one that falls loses it, and a scout plane shot down loses
+/// the notes on its own square (none: it is the looker's own piece). A view never carries these
+/// (module doc); the terminal and the server keep them from the seat's own events.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LookNotes(BTreeMap<Square, Role>);
+
+impl LookNotes {
+    /// Follow one step's events as the noting seat received them ([`events_for`]).
+    pub fn follow(&mut self, events: &[Event]) {
+        let notes = &mut self.0;
+        for e in events {
+            match *e {
+                Event::Moved { from, to, .. } | Event::Landed { from, to, .. } => {
+                    if let Some(r) = notes.remove(&from) {
+                        notes.insert(to, r);
+                    }
+                }
+                Event::Attack {
+                    from,
+                    to,
+                    result,
+                    kind,
+                    ..
+                } => {
+                    let attacker = notes.remove(&from);
+                    notes.remove(&to);
+                    let Some(r) = attacker else { continue };
+                    match result {
+                        // A strike (fort, gunboat) hits from where it stands: the striker stays.
+                        AttackResult::AttackerWins | AttackResult::FlagCaptured
+                            if kind == AttackKind::Strike =>
+                        {
+                            notes.insert(from, r);
+                        }
+                        AttackResult::AttackerWins | AttackResult::FlagCaptured => {
+                            notes.insert(to, r);
+                        }
+                        AttackResult::DefenderWins | AttackResult::BothRemoved => {}
+                    }
+                }
+                Event::Scout {
+                    from, shot_down, ..
+                } if shot_down => {
+                    notes.remove(&from);
+                }
+                Event::ScoutedPrivate { at, role, .. } => {
+                    notes.insert(at, role);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The role noted on `sq`.
+    pub fn get(&self, sq: Square) -> Option<Role> {
+        self.0.get(&sq).copied()
+    }
+
+    /// Every note, lowest square first.
+    pub fn iter(&self) -> impl Iterator<Item = (Square, Role)> + '_ {
+        self.0.iter().map(|(&s, &r)| (s, r))
+    }
+
+    /// Whether nothing is noted.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
     }
 }
 
@@ -513,5 +585,39 @@ mod tests {
         assert!(e.contains("dark or open"), "{e}");
         assert!(Mode::from_name("half_open").is_err());
         assert!(Mode::from_name("murky").unwrap_err().contains("murky"));
+    }
+
+    #[test]
+    fn notes_follow_the_piece_and_fall_with_it() {
+        let sq = |s: &str| crate::lsa::notation::parse_square(s).unwrap();
+        let mut notes = LookNotes::default();
+        notes.follow(&[Event::ScoutedPrivate {
+            side: Side::South,
+            at: sq("c10"),
+            role: Role::Tank,
+            landed: false,
+        }]);
+        notes.follow(&[Event::Moved {
+            side: Side::North,
+            from: sq("c10"),
+            to: sq("c9"),
+        }]);
+        assert_eq!(notes.get(sq("c9")), Some(Role::Tank));
+        notes.follow(&[Event::Attack {
+            side: Side::North,
+            from: sq("c9"),
+            to: sq("c8"),
+            result: AttackResult::AttackerWins,
+            kind: AttackKind::Plain,
+        }]);
+        assert_eq!(notes.get(sq("c8")), Some(Role::Tank));
+        notes.follow(&[Event::Attack {
+            side: Side::South,
+            from: sq("c7"),
+            to: sq("c8"),
+            result: AttackResult::AttackerWins,
+            kind: AttackKind::Plain,
+        }]);
+        assert!(notes.is_empty());
     }
 }

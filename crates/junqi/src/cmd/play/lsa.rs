@@ -29,12 +29,11 @@ use junqi_core::lsa::board::{Board, Side, Square, SquareType};
 use junqi_core::lsa::notation::{action_from_text, parse_square};
 use junqi_core::lsa::record::deployment_from_text;
 use junqi_core::lsa::{
-    events_for, Action, Arm, AttackKind, Entry, Event, Game, Mode, Observer, Role, View,
+    events_for, Action, Arm, AttackKind, Entry, Event, Game, LookNotes, Mode, Observer, Role, View,
 };
 use junqi_core::{AttackResult, Outcome};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::time::SystemTime;
 
@@ -117,7 +116,7 @@ fn pad(s: &str, cols: usize) -> String {
 
 /// The board as text, the person's side at the bottom. Each square is seven columns: its
 /// frame, a seat letter and four columns of piece.
-fn render(view: &View, me: Side, notes: &HashMap<Square, Role>, lang: Lang) -> String {
+fn render(view: &View, me: Side, notes: &LookNotes, lang: Lang) -> String {
     let b = Board::get();
     let files: Vec<u8> = match me {
         Side::South => (0..9).collect(),
@@ -142,9 +141,9 @@ fn render(view: &View, me: Side, notes: &HashMap<Square, Role>, lang: Lang) -> S
                 Some(p) if p.side == me => {
                     (side_letter(p.side), role_tile(p.role.expect("own"), lang))
                 }
-                Some(p) => match (p.role, notes.get(&sq)) {
+                Some(p) => match (p.role, notes.get(sq)) {
                     (Some(role), _) => (side_letter(p.side), role_tile(role, lang)),
-                    (None, Some(&seen)) => (
+                    (None, Some(seen)) => (
                         side_letter(p.side).to_ascii_lowercase(),
                         role_tile(seen, lang),
                     ),
@@ -240,54 +239,6 @@ fn event_words(e: &Event, lang: Lang) -> Option<String> {
         ),
         Event::Drawn { reason } => format!("{} ({})", l.t("和棋", "draw"), reason.name()),
     })
-}
-
-/// Keep the person's look notes on the pieces they were made on: a noted piece that moves
-/// takes its note along, one that falls loses it.
-fn follow_notes(notes: &mut HashMap<Square, Role>, events: &[Event]) {
-    for e in events {
-        match *e {
-            Event::Moved { from, to, .. } | Event::Landed { from, to, .. } => {
-                if let Some(r) = notes.remove(&from) {
-                    notes.insert(to, r);
-                }
-            }
-            Event::Attack {
-                from,
-                to,
-                result,
-                kind,
-                ..
-            } => {
-                let attacker = notes.remove(&from);
-                notes.remove(&to);
-                match result {
-                    AttackResult::AttackerWins | AttackResult::FlagCaptured
-                        if kind != AttackKind::Strike =>
-                    {
-                        if let Some(r) = attacker {
-                            notes.insert(to, r);
-                        }
-                    }
-                    AttackResult::AttackerWins | AttackResult::FlagCaptured => {
-                        if let Some(r) = attacker {
-                            notes.insert(from, r);
-                        }
-                    }
-                    AttackResult::DefenderWins | AttackResult::BothRemoved => {}
-                }
-            }
-            Event::Scout {
-                from, shot_down, ..
-            } if shot_down => {
-                notes.remove(&from);
-            }
-            Event::ScoutedPrivate { at, role, .. } => {
-                notes.insert(at, role);
-            }
-            _ => {}
-        }
-    }
 }
 
 /// The land-sea-air player a `--bot` value names.
@@ -389,7 +340,7 @@ pub fn play(a: &Args, input: impl BufRead, out: &mut dyn Write, lang: Lang) -> R
         lang,
         bot,
         budget,
-        notes: HashMap::new(),
+        notes: LookNotes::default(),
         history: Vec::new(),
         out,
     };
@@ -422,7 +373,7 @@ struct Session<'a> {
     bot: Box<dyn LsaBot>,
     budget: Budget,
     /// What the person's looks saw, on the squares the pieces stand on now.
-    notes: HashMap<Square, Role>,
+    notes: LookNotes,
     /// Every announcement in words.
     history: Vec<String>,
     out: &'a mut dyn Write,
@@ -444,7 +395,7 @@ impl Session<'_> {
     /// Pass the events of one step to the person (in words, notes followed) and to the bot.
     fn announce(&mut self, events: &[Event]) -> Result<()> {
         let mine: Vec<Event> = events_for(Observer::Seat(self.me), events).collect();
-        follow_notes(&mut self.notes, &mine);
+        self.notes.follow(&mine);
         for e in &mine {
             if let Some(w) = event_words(e, self.lang) {
                 writeln!(self.out, "  {w}")?;
@@ -535,10 +486,8 @@ impl Session<'_> {
                 if self.notes.is_empty() {
                     writeln!(self.out, "{}", l.t("侦察记录: 无", "notes: none"))?;
                 }
-                let mut notes: Vec<_> = self.notes.iter().collect();
-                notes.sort_by_key(|(s, _)| s.index());
-                for (sq, role) in notes {
-                    writeln!(self.out, "  {sq}: {}", role_name(*role, l))?;
+                for (sq, role) in self.notes.iter() {
+                    writeln!(self.out, "  {sq}: {}", role_name(role, l))?;
                 }
             }
             "moves" => self.list_moves(rest.trim())?,
@@ -634,7 +583,7 @@ impl Session<'_> {
             l.t("终局（全部明示）:", "final position, every piece shown:")
         )?;
         let full = self.game.position().view(Mode::Open, Observer::Referee);
-        let board = render(&full, self.me, &HashMap::new(), l);
+        let board = render(&full, self.me, &LookNotes::default(), l);
         write!(self.out, "{board}")?;
         Ok(())
     }
@@ -687,7 +636,7 @@ mod tests {
                 lang: Lang::En,
                 bot,
                 budget,
-                notes: HashMap::new(),
+                notes: LookNotes::default(),
                 history: Vec::new(),
                 out: &mut sink,
             };
@@ -740,58 +689,12 @@ mod tests {
     }
 
     #[test]
-    fn notes_follow_the_piece_and_fall_with_it() {
-        let sq = |s: &str| parse_square(s).unwrap();
-        let mut notes = HashMap::new();
-        follow_notes(
-            &mut notes,
-            &[Event::ScoutedPrivate {
-                side: Side::South,
-                at: sq("c10"),
-                role: Role::Tank,
-                landed: false,
-            }],
-        );
-        follow_notes(
-            &mut notes,
-            &[Event::Moved {
-                side: Side::North,
-                from: sq("c10"),
-                to: sq("c9"),
-            }],
-        );
-        assert_eq!(notes.get(&sq("c9")), Some(&Role::Tank));
-        follow_notes(
-            &mut notes,
-            &[Event::Attack {
-                side: Side::North,
-                from: sq("c9"),
-                to: sq("c8"),
-                result: AttackResult::AttackerWins,
-                kind: AttackKind::Plain,
-            }],
-        );
-        assert_eq!(notes.get(&sq("c8")), Some(&Role::Tank));
-        follow_notes(
-            &mut notes,
-            &[Event::Attack {
-                side: Side::South,
-                from: sq("c7"),
-                to: sq("c8"),
-                result: AttackResult::AttackerWins,
-                kind: AttackKind::Plain,
-            }],
-        );
-        assert!(notes.is_empty());
-    }
-
-    #[test]
     fn every_square_is_seven_columns_and_hidden_enemies_show_their_arm() {
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         let pos = junqi_core::lsa::playout::random_start(Default::default(), &mut rng);
         let view = pos.view(Mode::Dark, Observer::Seat(Side::South));
         for lang in [Lang::Zh, Lang::En] {
-            let text = render(&view, Side::South, &HashMap::new(), lang);
+            let text = render(&view, Side::South, &LookNotes::default(), lang);
             let rows: Vec<&str> = text.lines().collect();
             assert_eq!(rows.len(), 17);
             for r in &rows[1..16] {
