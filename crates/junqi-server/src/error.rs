@@ -155,6 +155,8 @@ pub enum Refusal {
     Illegal(junqi_core::IllegalAction),
     /// An action text that names no action (`a2-a6`, `flip b3` are actions).
     BadAction(String),
+    /// What the land-sea-air referee refuses (a layout or an entry), in its words.
+    Rules(String),
     /// The database did not store it; nothing changed.
     StoreFailed,
     /// The server is busy (bounded queues are full).
@@ -312,6 +314,7 @@ impl Refusal {
             Deployment(e) => e.code(),
             Illegal(e) => e.code(),
             BadAction(_) => "action.bad_text",
+            Rules(_) => "rules.refused",
             StoreFailed => "server.store_failed",
             Busy => "server.busy",
             Internal(_) => "server.internal",
@@ -340,7 +343,9 @@ impl Refusal {
     pub fn args(&self) -> Map<String, Value> {
         use Refusal::*;
         let v = match self {
-            BadRequest(d) | BadRules(d) | BadAction(d) | Internal(d) => json!({"detail": d}),
+            BadRequest(d) | BadRules(d) | BadAction(d) | Rules(d) | Internal(d) => {
+                json!({"detail": d})
+            }
             Deployment(e) => Value::Object(e.args()),
             Illegal(e) => Value::Object(e.args()),
             BadName(e) => Value::Object(e.args()),
@@ -523,6 +528,7 @@ impl fmt::Display for Refusal {
             Deployment(e) => write!(f, "{e}"),
             Illegal(e) => write!(f, "{e}"),
             BadAction(d) => write!(f, "{d}"),
+            Rules(d) => write!(f, "{d}"),
             StoreFailed => write!(f, "the server could not store this; try again"),
             Busy => write!(f, "the server is busy: try again in a moment"),
             Internal(d) => write!(f, "internal error: {d}"),

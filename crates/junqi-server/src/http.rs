@@ -7,17 +7,18 @@
 
 use crate::app::{App, Player};
 use crate::error::Refusal;
-use crate::table::{Table, TableConfig, TableSpec, DEFAULT_DEPLOY_MS, DEFAULT_MOVE_MS};
+use crate::table::{
+    GameRules, Table, TableConfig, TableGame, TableSpec, DEFAULT_DEPLOY_MS, DEFAULT_MOVE_MS,
+    LSA_BOARD,
+};
 use axum::body::Bytes;
 use axum::extract::{ConnectInfo, FromRequest, Path, Query, Request, State, WebSocketUpgrade};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use junqi_core::json::{event_to_json, outcome_to_json};
-use junqi_core::{
-    BoardKind, Entry, Mode, Observer, Options, Record, Rules, Seat, SquareKind, Teams, Topology,
-};
+use junqi_core::json::outcome_to_json;
+use junqi_core::{BoardKind, Mode, Observer, Options, Rules, Seat, SquareKind, Teams, Topology};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -208,13 +209,22 @@ struct TableBody {
     bot: Option<String>,
 }
 
-fn parse_config(b: &TableBody, default_move_ms: u64) -> Result<TableConfig, Refusal> {
-    let board: BoardKind = b
-        .board
-        .as_deref()
-        .unwrap_or("two_player")
-        .parse()
-        .map_err(Refusal::BadRequest)?;
+/// Board, mode and options of a table to create: 陆海空三军棋 (`land_sea_air`, LANDSEAAIR.md) or
+/// a 军棋 board (RULES.md, with its checks of mode and teams).
+fn parse_rules(b: &TableBody) -> Result<GameRules, Refusal> {
+    let board = b.board.as_deref().unwrap_or("two_player");
+    if board == LSA_BOARD {
+        let mode = b.mode.as_deref().unwrap_or("dark");
+        if junqi_core::lsa::Mode::from_name(mode).is_err() {
+            return Err(Refusal::NoMode {
+                mode: mode.to_string(),
+                board: board.to_string(),
+            });
+        }
+        let options = b.options.clone().map(Value::Object);
+        return GameRules::parse(board, mode, options.as_ref()).map_err(Refusal::BadRules);
+    }
+    let board: BoardKind = board.parse().map_err(Refusal::BadRequest)?;
     let mode: Mode = b
         .mode
         .as_deref()
@@ -235,7 +245,13 @@ fn parse_config(b: &TableBody, default_move_ms: u64) -> Result<TableConfig, Refu
         Some(o) => Options::from_json(board, mode, Some(&Value::Object(o.clone())))
             .map_err(Refusal::BadRules)?,
     };
-    let rules = Rules::new(board, mode, options).map_err(Refusal::BadRules)?;
+    Rules::new(board, mode, options)
+        .map(GameRules::Junqi)
+        .map_err(Refusal::BadRules)
+}
+
+fn parse_config(b: &TableBody, default_move_ms: u64) -> Result<TableConfig, Refusal> {
+    let rules = parse_rules(b)?;
     let secs = |field: &str, v: Option<u64>, default_ms: u64| -> Result<u64, Refusal> {
         match v {
             None => Ok(default_ms),
@@ -305,8 +321,8 @@ fn check_seat(seat: Option<u8>, seats: usize) -> Result<Seat, Refusal> {
     }
 }
 
-fn check_bot(name: &str) -> Result<String, Refusal> {
-    if junqi_ai::bot_by_name(name).is_some() {
+fn check_bot(rules: &GameRules, name: &str) -> Result<String, Refusal> {
+    if rules.has_bot(name) {
         Ok(name.to_string())
     } else {
         Err(Refusal::UnknownBot { name: name.into() })
@@ -376,7 +392,10 @@ async fn create_table(
             return Err(Refusal::BadRequest(format!("at most {seats} bots")));
         }
         let s = check_seat(Some(bs.seat), seats)?;
-        bots.push((s, check_bot(bs.bot.as_deref().unwrap_or("random"))?));
+        bots.push((
+            s,
+            check_bot(&config.rules, bs.bot.as_deref().unwrap_or("random"))?,
+        ));
     }
     let spec = TableSpec {
         config,
@@ -405,7 +424,10 @@ async fn play_computer(
     config.private = b.private.unwrap_or(true);
     let seats = config.rules.seats();
     let seat = check_seat(b.seat, seats)?;
-    let bot = check_bot(b.bot.as_deref().unwrap_or(&app.settings.default_bot))?;
+    let bot = check_bot(
+        &config.rules,
+        b.bot.as_deref().unwrap_or(&app.settings.default_bot),
+    )?;
     let bots = (0..seats as Seat)
         .filter(|&s| s != seat)
         .map(|s| (s, bot.clone()))
@@ -502,7 +524,9 @@ const LEADERBOARD_DEFAULT: i64 = 50;
 /// The query of `GET /api/leaderboard`, checked strictly: an unknown parameter, an unknown board,
 /// a mode the board does not have, a `limit` outside 1..=100 or a negative `offset` is a 400
 /// that names the parameter.
-fn leaderboard_query(q: &HashMap<String, String>) -> Result<(BoardKind, Mode, i64, i64), Refusal> {
+fn leaderboard_query(
+    q: &HashMap<String, String>,
+) -> Result<(&'static str, &'static str, i64, i64), Refusal> {
     let bad = |param: &str, value: &str, expected: &str| Refusal::BadQuery {
         param: param.into(),
         value: value.into(),
@@ -517,24 +541,31 @@ fn leaderboard_query(q: &HashMap<String, String>) -> Result<(BoardKind, Mode, i6
         return Err(bad(k, "", "one of board, mode, limit, offset"));
     }
     let board_text = q.get("board").map_or("two_player", String::as_str);
-    let board: BoardKind = board_text.parse().map_err(|_| {
-        bad(
-            "board",
-            board_text,
-            "two_player, three_player, four_player or six_player",
-        )
-    })?;
-    let modes = match board {
-        BoardKind::TwoPlayer => "dark, open or flip",
-        BoardKind::ThreePlayer => "dark or open",
-        BoardKind::FourPlayer | BoardKind::SixPlayer => "dark, open or half_open",
-    };
     let mode_text = q.get("mode").map_or("dark", String::as_str);
-    let mode: Mode = mode_text
-        .parse()
-        .ok()
-        .filter(|m: &Mode| m.allowed_on(board))
-        .ok_or_else(|| bad("mode", mode_text, modes))?;
+    let (board, mode) = if board_text == LSA_BOARD {
+        let mode = junqi_core::lsa::Mode::from_name(mode_text)
+            .map_err(|_| bad("mode", mode_text, "dark or open"))?;
+        (LSA_BOARD, mode.name())
+    } else {
+        let board: BoardKind = board_text.parse().map_err(|_| {
+            bad(
+                "board",
+                board_text,
+                "two_player, three_player, four_player, six_player or land_sea_air",
+            )
+        })?;
+        let modes = match board {
+            BoardKind::TwoPlayer => "dark, open or flip",
+            BoardKind::ThreePlayer => "dark or open",
+            BoardKind::FourPlayer | BoardKind::SixPlayer => "dark, open or half_open",
+        };
+        let mode: Mode = mode_text
+            .parse()
+            .ok()
+            .filter(|m: &Mode| m.allowed_on(board))
+            .ok_or_else(|| bad("mode", mode_text, modes))?;
+        (board.name(), mode.name())
+    };
     let number =
         |param: &str, default: i64, range: std::ops::RangeInclusive<i64>, words: &str| match q
             .get(param)
@@ -564,7 +595,7 @@ async fn leaderboard(
 ) -> Result<Json<Value>, Refusal> {
     use crate::rating::{provisional, title};
     let (board, mode, limit, offset) = leaderboard_query(&q)?;
-    let category = format!("{}/{}", board.name(), mode.name());
+    let category = format!("{board}/{mode}");
     let internal = |e: String| Refusal::Internal(e);
     let (rows, total) = crate::store::leaderboard(&app.db, &category, limit, offset)
         .await
@@ -572,12 +603,11 @@ async fn leaderboard(
     // Wins, losses and draws from the finished games (aborted ones count for nothing).
     let ids: Vec<String> = rows.iter().map(|r| r.id.clone()).collect();
     let mut tally: HashMap<String, [i64; 3]> = HashMap::new();
-    for (pid, seat, config, result) in
-        crate::store::results_of(&app.db, &ids, board.name(), mode.name())
-            .await
-            .map_err(internal)?
+    for (pid, seat, config, result) in crate::store::results_of(&app.db, &ids, board, mode)
+        .await
+        .map_err(internal)?
     {
-        if config["board"] != board.name() || config["mode"] != mode.name() {
+        if config["board"] != board || config["mode"] != mode {
             continue;
         }
         let Ok(outcome) = junqi_core::record::outcome_from_text(&result) else {
@@ -607,7 +637,7 @@ async fn leaderboard(
         })
         .collect();
     Ok(Json(json!({
-        "board": board.name(), "mode": mode.name(), "total": total,
+        "board": board, "mode": mode, "total": total,
         "limit": limit, "offset": offset, "players": players,
     })))
 }
@@ -627,27 +657,49 @@ async fn games(
     Ok(Json(json!({"games": page["recent_games"]})))
 }
 
-/// A finished game from the database: its record and seat names.
-async fn finished_record(app: &App, id: &str) -> Result<(Record, Vec<Value>), Refusal> {
+/// A finished game from the database, replayed (either game): the game at its start, the
+/// replayed steps, and the seat names.
+async fn finished_game(app: &App, id: &str) -> Result<FinishedGame, Refusal> {
     let internal = |e: String| Refusal::Internal(e);
-    let (status, header, seats) = crate::store::game_header(&app.db, id)
+    let stored = crate::store::game_header(&app.db, id)
         .await
         .map_err(internal)?
         .ok_or(Refusal::NoGame)?;
-    if status != "over" {
+    if stored.status != "over" {
         return Err(Refusal::RecordLater);
     }
-    let seats: Value = serde_json::from_str(&seats).unwrap_or(Value::Null);
-    let mut record = Record::from_text(&header.unwrap_or_default()).map_err(internal)?;
-    let topo = record.topology();
+    let seats: Value = serde_json::from_str(&stored.seats).unwrap_or(Value::Null);
+    let config = serde_json::from_str::<Value>(&stored.config)
+        .map_err(|e| e.to_string())
+        .and_then(|v| TableConfig::from_json(&v))
+        .map_err(internal)?;
+    let header = stored.header.unwrap_or_default();
+    let mut game = TableGame::from_header(&config.rules, &header).map_err(internal)?;
+    let start = game.observation_json(Observer::Referee);
+    let mut steps = Vec::new();
     for (_, text) in crate::store::entries(&app.db, id).await.map_err(internal)? {
-        record
-            .entries
-            .push(Entry::from_text(topo, &text).map_err(internal)?);
+        let applied = game.apply_text(&text).map_err(internal)?;
+        steps.push(json!({
+            "v": steps.len() + 1, "entry": applied.entry_text, "events": applied.all_events(),
+            "position": game.observation_json(Observer::Referee),
+        }));
     }
-    let pos = record.replay().map_err(internal)?;
-    record.result = pos.outcome();
-    Ok((record, crate::table::seat_names(&seats)))
+    Ok(FinishedGame {
+        game,
+        start,
+        steps,
+        players: crate::table::seat_names(&seats),
+    })
+}
+
+/// A finished game as [`finished_game`] replays it.
+struct FinishedGame {
+    game: TableGame,
+    /// The start, as the referee sees it.
+    start: Value,
+    /// Each entry with its events and the position after it (the referee's view).
+    steps: Vec<Value>,
+    players: Vec<Value>,
 }
 
 async fn record(
@@ -655,9 +707,9 @@ async fn record(
     Path(id): Path<String>,
     Query(q): Query<HashMap<String, String>>,
 ) -> Result<Response, Refusal> {
-    let (record, _) = finished_record(&app, &id).await?;
+    let game = finished_game(&app, &id).await?.game;
     if q.get("format").map(String::as_str) == Some("json") {
-        return Ok(Json(record.to_json()).into_response());
+        return Ok(Json(game.record_json()).into_response());
     }
     let safe: String = id.chars().filter(|c| c.is_ascii_alphanumeric()).collect();
     Ok((
@@ -671,7 +723,7 @@ async fn record(
                 format!("attachment; filename=\"junqi-{safe}.txt\""),
             ),
         ],
-        record.to_text(),
+        game.record_text(),
     )
         .into_response())
 }
@@ -680,25 +732,10 @@ async fn replay(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, Refusal> {
-    let (record, players) = finished_record(&app, &id).await?;
-    let internal = |e: String| Refusal::Internal(e);
-    let topo = record.topology();
-    let mut pos = record.start_position().map_err(internal)?;
-    let start = pos.observe(Observer::Referee).to_json();
-    let mut steps = Vec::with_capacity(record.entries.len());
-    for (i, e) in record.entries.iter().enumerate() {
-        let mut events = Vec::new();
-        e.apply(&mut pos, &mut events)
-            .map_err(|x| internal(x.to_string()))?;
-        steps.push(json!({
-            "v": i + 1, "entry": e.to_text(topo),
-            "events": events.iter().map(|x| event_to_json(topo, x)).collect::<Vec<_>>(),
-            "position": pos.observe(Observer::Referee).to_json(),
-        }));
-    }
+    let f = finished_game(&app, &id).await?;
     Ok(Json(
-        json!({"id": id, "players": players, "record": record.to_text(), "outcome": outcome_to_json(pos.outcome()),
-              "start": start, "steps": steps}),
+        json!({"id": id, "players": f.players, "record": f.game.record_text(),
+              "outcome": outcome_to_json(f.game.outcome()), "start": f.start, "steps": f.steps}),
     ))
 }
 

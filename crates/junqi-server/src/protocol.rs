@@ -15,6 +15,9 @@ pub const MAX_KEPT_FRAME: usize = 64 * 1024;
 /// without a word (it cannot read the frame to answer it).
 pub const MAX_WS_MESSAGE: usize = 256 * 1024;
 const MAX_TEXT: usize = 256;
+/// The longest layout: a land-sea-air layout names 41 pieces (`c2=army_group_commander` …),
+/// about 600 bytes.
+const MAX_LAYOUT: usize = 1024;
 
 /// A client frame.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
@@ -161,11 +164,14 @@ pub fn parse_client(text_frame: &str) -> Result<Request, (Refusal, Option<Value>
     let msg: ClientMsg = serde_json::from_value(Value::Object(o))
         .map_err(|e| (bad(format!("bad frame: {e}")), id.clone()))?;
     for (field, t) in msg.texts() {
-        if t.len() > MAX_TEXT {
+        let max = if field == "layout" {
+            MAX_LAYOUT
+        } else {
+            MAX_TEXT
+        };
+        if t.len() > max {
             return Err((
-                bad(format!(
-                    "field {field:?} is too long (at most {MAX_TEXT} bytes)"
-                )),
+                bad(format!("field {field:?} is too long (at most {max} bytes)")),
                 id,
             ));
         }
@@ -218,6 +224,10 @@ mod tests {
         assert!(reason(r#"{"type":"act"}"#).contains("missing field `action`"));
         let long = format!(r#"{{"type":"act","action":"{}"}}"#, "x".repeat(1000));
         assert!(reason(&long).contains("too long"));
+        // A land-sea-air layout is longer than other texts may be, and still bounded.
+        let layout = |n: usize| format!(r#"{{"type":"deploy","layout":"{}"}}"#, "x".repeat(n));
+        assert!(parse_client(&layout(700)).is_ok());
+        assert!(reason(&layout(1025)).contains("at most 1024 bytes"));
         let (_, id) = parse_client(r#"{"type":"nope","id":"r1"}"#).unwrap_err();
         assert_eq!(id, Some(json!("r1")));
     }

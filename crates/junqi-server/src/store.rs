@@ -230,17 +230,28 @@ pub(crate) async fn player_games(
 }
 
 /// A game's status, record header and seats (the record endpoints).
-pub(crate) async fn game_header(
-    db: &Db,
-    id: &str,
-) -> Result<Option<(String, Option<String>, String)>, String> {
+pub(crate) async fn game_header(db: &Db, id: &str) -> Result<Option<GameHeader>, String> {
     Ok(db
         .fetch_opt(
-            "SELECT status, header, seats FROM junqi_tables WHERE id = $1",
+            "SELECT status, header, seats, config FROM junqi_tables WHERE id = $1",
             vec![id.into()],
         )
         .await?
-        .map(|r| (col_str(&r, 0), col_opt_str(&r, 1), col_str(&r, 2))))
+        .map(|r| GameHeader {
+            status: col_str(&r, 0),
+            header: col_opt_str(&r, 1),
+            seats: col_str(&r, 2),
+            config: col_str(&r, 3),
+        }))
+}
+
+/// What a stored game starts from: its table's status, record header (once play began), seats
+/// and settings (JSON text).
+pub(crate) struct GameHeader {
+    pub status: String,
+    pub header: Option<String>,
+    pub seats: String,
+    pub config: String,
 }
 
 /// The player row of a bot (`bot:<name>`), created on first use.

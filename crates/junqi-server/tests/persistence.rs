@@ -4,63 +4,10 @@
 
 mod common;
 use common::*;
-use junqi_server::client::{http, WsClient};
+use junqi_server::client::http;
 use junqi_server::ManualClock;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
-use std::net::SocketAddr;
-
-/// A server in its own runtime on its own thread, so that it can be killed abruptly.
-struct Killable {
-    addr: SocketAddr,
-    stop: std::sync::mpsc::Sender<()>,
-    thread: std::thread::JoinHandle<()>,
-}
-
-fn spawn_server(
-    database: Option<String>,
-    data_dir: std::path::PathBuf,
-    clock: ManualClock,
-) -> Killable {
-    let (addr_tx, addr_rx) = std::sync::mpsc::channel();
-    let (stop, stop_rx) = std::sync::mpsc::channel::<()>();
-    let thread = std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        let server = rt
-            .block_on(junqi_server::start(config(database, data_dir, &clock)))
-            .expect("server starts");
-        addr_tx.send(server.addr).unwrap();
-        let _ = stop_rx.recv();
-        // Kill: drop every task wherever it is, no clean shutdown.
-        rt.shutdown_background();
-    });
-    let addr = addr_rx.recv().expect("server address");
-    Killable { addr, stop, thread }
-}
-
-impl Killable {
-    fn kill(self) {
-        let _ = self.stop.send(());
-        let _ = self.thread.join();
-    }
-}
-
-async fn hello(addr: SocketAddr, table: &str, token: &str, last_v: Option<u64>) -> WsClient {
-    let mut c = WsClient::connect(&format!("ws://{addr}/ws/{table}"))
-        .await
-        .unwrap();
-    let mut h = json!({"type": "hello", "token": token});
-    if let Some(v) = last_v {
-        h["last_v"] = v.into();
-    }
-    c.send(&h).await.unwrap();
-    c.recv_type("welcome").await.unwrap();
-    c
-}
 
 async fn kill_and_restart(database: Option<String>, board: &str) {
     let dir = tempfile::tempdir().unwrap();

@@ -3,26 +3,27 @@
 //! ([`super::Cmd::BotDone`]). Events that arrive while it thinks are kept and given to it when it
 //! is back, so its belief about hidden pieces always follows the whole game.
 
+use super::game::{BotView, Events, GameRules, Move, TableBot, TableGame};
 use super::pacing::BotReply;
 use super::{Cmd, SeatKind, Status, Table};
-use junqi_ai::{Bot, Budget, RandomBot};
-use junqi_core::{event::Event, Game, Observation, Observer, Rules, Seat};
+use junqi_ai::Budget;
+use junqi_core::Seat;
 use std::sync::Mutex;
 
 /// A bot owned by the table (a mutex only to make the table `Sync`; never contended).
-pub(super) struct BotCell(Mutex<Box<dyn Bot>>);
+pub(super) struct BotCell(Mutex<TableBot>);
 
 impl BotCell {
-    pub fn new(b: Box<dyn Bot>) -> BotCell {
+    pub fn new(b: TableBot) -> BotCell {
         BotCell(Mutex::new(b))
     }
-    pub fn get(&mut self) -> &mut Box<dyn Bot> {
+    pub fn get(&mut self) -> &mut TableBot {
         match self.0.get_mut() {
             Ok(b) => b,
             Err(e) => e.into_inner(),
         }
     }
-    fn into_inner(self) -> Box<dyn Bot> {
+    fn into_inner(self) -> TableBot {
         match self.0.into_inner() {
             Ok(b) => b,
             Err(e) => e.into_inner(),
@@ -33,7 +34,7 @@ impl BotCell {
 /// A seat's bot: here, or away thinking (then the events it has not seen yet wait).
 pub(super) struct BotSlot {
     pub bot: Option<BotCell>,
-    pub pending: Vec<Event>,
+    pub pending: Vec<Events>,
 }
 
 /// Run a call into a bot, catching a panic: a failing bot must not take its table down (the
@@ -47,34 +48,29 @@ pub(super) fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     })
 }
 
-/// The bot that stands in for a bot that failed (panicked): the random bot, told the game so
-/// far as `obs` shows it. It cannot fail.
-pub(super) fn stand_in(rules: &Rules, seat: Seat, obs: Option<&Observation>) -> Box<dyn Bot> {
-    let mut b: Box<dyn Bot> = Box::new(RandomBot::default());
-    b.new_game(rules, seat, rand::random());
-    if let Some(obs) = obs {
-        b.observe(&[], obs);
-    }
-    b
-}
-
-/// Tell each bot of a game what happened: its own view after `events`. A bot that fails on it
-/// is replaced by its stand-in ([`stand_in`]).
-pub(super) fn observe_all(bots: &mut [Option<BotSlot>], game: &Game, events: &[Event]) {
+/// Tell each bot of a game what happened: its own view after `events` (`None`: the start, or a
+/// bot that joins now). A bot that fails on it is replaced by its stand-in
+/// ([`TableBot::stand_in`]).
+pub(super) fn observe_all(
+    bots: &mut [Option<BotSlot>],
+    rules: &GameRules,
+    game: &TableGame,
+    events: Option<&Events>,
+) {
     for (s, slot) in bots.iter_mut().enumerate() {
         let Some(slot) = slot else { continue };
         match slot.bot.as_mut() {
             Some(bot) => {
                 let seat = s as Seat;
-                let obs = game.position().observe(Observer::Seat(seat));
-                if let Err(e) = guarded(|| bot.get().observe(events, &obs)) {
+                let view = game.bot_view(seat);
+                if let Err(e) = guarded(|| bot.get().observe(events, &view)) {
                     tracing::error!(
                         "the bot at seat {seat} failed observing ({e}): the random bot plays on"
                     );
-                    *bot = BotCell::new(stand_in(game.position().rules(), seat, Some(&obs)));
+                    *bot = BotCell::new(TableBot::stand_in(rules, seat, Some(&view)));
                 }
             }
-            None => slot.pending.extend_from_slice(events),
+            None => slot.pending.extend(events.cloned()),
         }
     }
 }
@@ -91,34 +87,31 @@ impl Table {
         for s in 0..self.seats.len() {
             if let SeatKind::Bot { bot } = &self.seats[s].kind {
                 if self.bots[s].is_none() {
-                    let factory =
-                        junqi_ai::bot_by_name(bot).or_else(|| junqi_ai::bot_by_name("random"));
-                    if let Some(f) = factory {
-                        let rules = self.config.rules;
-                        let seat = s as Seat;
-                        let seed = rand::random();
-                        let b = guarded(|| {
-                            let mut b = f();
-                            b.new_game(&rules, seat, seed);
-                            b
-                        })
-                        .unwrap_or_else(|e| {
-                            tracing::error!(table = %self.id, "the bot at seat {seat} failed to start ({e}): the random bot plays");
-                            stand_in(&rules, seat, None)
-                        });
-                        self.bots[s] = Some(BotSlot {
-                            bot: Some(BotCell::new(b)),
-                            pending: Vec::new(),
-                        });
-                    }
+                    let rules = self.config.rules;
+                    let seat = s as Seat;
+                    let seed = rand::random();
+                    let b = guarded(|| {
+                        TableBot::make(bot, &rules, seat, seed)
+                            .or_else(|| TableBot::make("random", &rules, seat, seed))
+                    })
+                    .ok()
+                    .flatten()
+                    .unwrap_or_else(|| {
+                        tracing::error!(table = %self.id, "the bot at seat {seat} failed to start: the random bot plays");
+                        TableBot::stand_in(&rules, seat, None)
+                    });
+                    self.bots[s] = Some(BotSlot {
+                        bot: Some(BotCell::new(b)),
+                        pending: Vec::new(),
+                    });
                 }
             }
         }
     }
 
-    pub(super) fn bots_observe(&mut self, events: &[Event]) {
+    pub(super) fn bots_observe(&mut self, events: Option<&Events>) {
         if let Some(g) = &self.game {
-            observe_all(&mut self.bots, g, events);
+            observe_all(&mut self.bots, &self.config.rules, g, events);
         }
     }
 
@@ -130,27 +123,26 @@ impl Table {
         }
         let due = self.reply_due();
         let Some(g) = &self.game else { return };
-        let pos = g.position();
-        if pos.is_over() {
+        if g.is_over() {
             return;
         }
-        let seat = pos.to_move();
+        let seat = g.to_move();
         let Some(slot) = self.bots[seat as usize].as_mut() else {
             return;
         };
         let Some(bot) = slot.bot.take() else { return };
         let mut bot = bot.into_inner();
-        let obs = pos.observe(Observer::Seat(seat));
+        let view: BotView = g.bot_view(seat);
         let v = self.frames.len() as u64;
         let tx = self.tx.clone();
         let budget = Budget::Iterations(self.env.settings.bot_iterations);
         let rules = self.config.rules;
         tokio::task::spawn_blocking(move || {
-            let action = match guarded(|| bot.choose(&obs, budget)) {
-                Ok(a) => a.map_err(|e| e.0),
+            let action = match guarded(|| bot.choose(&view, budget)) {
+                Ok(a) => a,
                 Err(e) => {
                     // A bot that panicked is not trusted again: the stand-in plays on.
-                    bot = stand_in(&rules, seat, Some(&obs));
+                    bot = TableBot::stand_in(&rules, seat, Some(&view));
                     Err(format!("the bot panicked ({e}): the random bot plays on"))
                 }
             };
@@ -169,8 +161,8 @@ impl Table {
     pub(super) async fn bot_done(
         &mut self,
         seat: Seat,
-        mut bot: Box<dyn Bot>,
-        action: Result<junqi_core::Action, String>,
+        mut bot: TableBot,
+        action: Result<Move, String>,
         v: u64,
         due: u64,
     ) {
@@ -178,33 +170,29 @@ impl Table {
             return;
         };
         if let Some(g) = &self.game {
-            if !slot.pending.is_empty() {
-                let pending = std::mem::take(&mut slot.pending);
-                let obs = g.position().observe(Observer::Seat(seat));
-                if let Err(e) = guarded(|| bot.observe(&pending, &obs)) {
+            if let Some(pending) = Events::concat(std::mem::take(&mut slot.pending)) {
+                let view = g.bot_view(seat);
+                if let Err(e) = guarded(|| bot.observe(Some(&pending), &view)) {
                     tracing::error!(table = %self.id, "the bot at seat {seat} failed observing ({e}): the random bot plays on");
-                    bot = stand_in(&self.config.rules, seat, Some(&obs));
+                    bot = TableBot::stand_in(&self.config.rules, seat, Some(&view));
                 }
             }
         }
+        let name = bot.name();
         slot.bot = Some(BotCell::new(bot));
         let current = self.status == Status::Playing
             && v == self.v()
             && self
                 .game
                 .as_ref()
-                .is_some_and(|g| g.position().to_move() == seat && !g.position().is_over());
+                .is_some_and(|g| g.to_move() == seat && !g.is_over());
         if current {
-            let legal = self
-                .game
-                .as_ref()
-                .map(|g| g.position().legal_actions())
-                .unwrap_or_default();
+            let Some(g) = self.game.as_ref() else { return };
             let action = match action {
-                Ok(a) if legal.contains(&a) => Some(a),
+                Ok(a) if g.is_legal(a) => Some(a),
                 other => {
-                    tracing::warn!(table = %self.id, "bot at seat {seat} failed: {other:?}");
-                    legal.first().copied()
+                    tracing::warn!(table = %self.id, "bot {name} at seat {seat} failed: {other:?}");
+                    g.first_legal()
                 }
             };
             if let Some(action) = action {
@@ -225,8 +213,9 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use junqi_ai::BotError;
-    use junqi_core::{Action, BoardKind, Deployment, Mode};
+    use junqi_ai::{Bot, BotError};
+    use junqi_core::event::Event;
+    use junqi_core::{Action, BoardKind, Deployment, Game, Mode, Observation, Rules};
     use rand::SeedableRng;
 
     /// A bot that fails on everything.
@@ -258,17 +247,19 @@ mod tests {
         let rules = Rules::defaults(BoardKind::SixPlayer, Mode::Dark).unwrap();
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
         let layouts: Vec<Deployment> = (0..6).map(|_| Deployment::random(&mut rng)).collect();
-        let game = Game::new_from_deployments(rules, &layouts, 0).unwrap();
+        let game = TableGame::Junqi(Box::new(
+            Game::new_from_deployments(rules, &layouts, 0).unwrap(),
+        ));
         let mut bots: Vec<Option<BotSlot>> = (0..6).map(|_| None).collect();
         bots[5] = Some(BotSlot {
-            bot: Some(BotCell::new(Box::new(Panicker))),
+            bot: Some(BotCell::new(TableBot::Junqi(Box::new(Panicker)))),
             pending: Vec::new(),
         });
-        observe_all(&mut bots, &game, &[]);
+        observe_all(&mut bots, &GameRules::Junqi(rules), &game, None);
         let slot = bots[5].as_mut().unwrap();
         let bot = slot.bot.as_mut().unwrap().get();
         assert_eq!(bot.name(), "random", "the stand-in took over");
-        let obs = game.position().observe(Observer::Seat(0));
-        assert!(guarded(|| bot.choose(&obs, Budget::Iterations(1))).is_ok());
+        let view = game.bot_view(5);
+        assert!(guarded(|| bot.choose(&view, Budget::Iterations(1))).is_ok());
     }
 }

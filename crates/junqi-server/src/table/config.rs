@@ -1,7 +1,7 @@
 //! A table's settings (board, mode, options, clocks, house rules) and where a table is in its
 //! life. The settings are stored as JSON with the table.
 
-use junqi_core::{BoardKind, Mode, Options, Rules};
+use super::game::GameRules;
 use serde_json::{json, Value};
 
 /// Resignation is refused in the first 90 s of play (RULES §10).
@@ -17,7 +17,7 @@ pub const DEFAULT_DEPLOY_MS: u64 = 180_000;
 #[derive(Clone, Debug)]
 pub struct TableConfig {
     /// Board, mode and options.
-    pub rules: Rules,
+    pub rules: GameRules,
     /// Move clock (0: none).
     pub move_ms: u64,
     /// Deployment clock (0: none).
@@ -36,8 +36,7 @@ impl TableConfig {
     pub(crate) fn to_json(&self) -> Value {
         let r = &self.rules;
         json!({
-            "board": r.board.name(), "mode": r.mode.name(),
-            "options": Value::Object(r.options.to_json(r.board, r.mode)),
+            "board": r.board_name(), "mode": r.mode_name(), "options": r.options_json(),
             "move_ms": self.move_ms, "deploy_ms": self.deploy_ms,
             "leaver_bot": self.leaver_bot, "private": self.private, "name": self.name,
             "resign_ms": self.resign_ms,
@@ -45,11 +44,13 @@ impl TableConfig {
     }
 
     pub(crate) fn from_json(v: &Value) -> Result<TableConfig, String> {
-        let board: BoardKind = v["board"].as_str().unwrap_or("").parse()?;
-        let mode: Mode = v["mode"].as_str().unwrap_or("").parse()?;
-        let options = Options::from_json(board, mode, v.get("options"))?;
+        let rules = GameRules::parse(
+            v["board"].as_str().unwrap_or(""),
+            v["mode"].as_str().unwrap_or(""),
+            v.get("options"),
+        )?;
         Ok(TableConfig {
-            rules: Rules::new(board, mode, options)?,
+            rules,
             move_ms: v["move_ms"].as_u64().unwrap_or(DEFAULT_MOVE_MS),
             deploy_ms: v["deploy_ms"].as_u64().unwrap_or(DEFAULT_DEPLOY_MS),
             leaver_bot: v["leaver_bot"].as_bool().unwrap_or(false),

@@ -2,16 +2,50 @@
 //! connections joining and leaving. Every view of the game is the core's redaction for its
 //! observer.
 
+use super::game::Applied;
 use super::{Conn, Out, SeatKind, Status, Table};
 use crate::app::Player;
 use crate::error::{error_frame, Refusal};
 use axum::extract::ws::Utf8Bytes;
 use junqi_core::json::outcome_to_json;
-use junqi_core::{Observer, Seat};
+use junqi_core::{Observer, Outcome, Seat};
 use serde_json::{json, Value};
 
 pub(super) fn text(v: Value) -> Utf8Bytes {
     Utf8Bytes::from(v.to_string())
+}
+
+/// The `events` frame of one entry: the one everybody gets, and the one seat's own where the
+/// entry has an event for that seat only (a land-sea-air look's result).
+#[derive(Clone, Debug)]
+pub(super) struct EventsFrame {
+    public: Utf8Bytes,
+    own: Option<(Seat, Utf8Bytes)>,
+}
+
+impl EventsFrame {
+    /// The frame of entry `v`, after which `to_move` moves and the game's outcome is `outcome`.
+    pub fn new(v: u64, applied: &Applied, to_move: Seat, outcome: Option<Outcome>) -> EventsFrame {
+        let frame = |seat: Option<Seat>| {
+            text(
+                json!({"type": "events", "v": v, "entry": applied.entry_text,
+                "events": applied.events_for(seat), "to_move": to_move,
+                "outcome": outcome_to_json(outcome)}),
+            )
+        };
+        EventsFrame {
+            public: frame(None),
+            own: applied.private_seat().map(|s| (s, frame(Some(s)))),
+        }
+    }
+
+    /// The frame a connection at `seat` (`None`: a spectator) gets.
+    pub fn for_seat(&self, seat: Option<Seat>) -> Utf8Bytes {
+        match &self.own {
+            Some((s, f)) if Some(*s) == seat => f.clone(),
+            _ => self.public.clone(),
+        }
+    }
 }
 
 impl Table {
@@ -47,11 +81,11 @@ impl Table {
         let teams: Vec<Vec<Seat>> = tm.teams().map(|t| tm.members(t).iter().collect()).collect();
         json!({
             "id": self.id, "code": self.code, "name": self.config.name,
-            "board": r.board.name(), "mode": r.mode.name(),
-            "options": Value::Object(r.options.to_json(r.board, r.mode)), "teams": teams,
+            "board": r.board_name(), "mode": r.mode_name(),
+            "options": r.options_json(), "teams": teams,
             "status": self.status.name(), "host_seat": self.host_seat, "created_ms": self.created_ms,
             "seats": seats, "spectators": spectators,
-            "plies": self.game.as_ref().map_or(0, |g| g.position().plies()),
+            "plies": self.game.as_ref().map_or(0, |g| g.plies()),
             "move_seconds": self.config.move_ms / 1000, "deploy_seconds": self.config.deploy_ms / 1000,
             "resign_after_seconds": self.config.resign_ms / 1000,
             "private": self.config.private,
@@ -95,11 +129,29 @@ impl Table {
         let Some(g) = &self.game else {
             return Value::Null;
         };
-        g.position().observe(observer).to_json()
+        g.observation_json(observer)
+    }
+
+    /// A seated observer's look notes (land-sea-air), for the frames that carry a view.
+    fn notes_json(&self, observer: Observer) -> Option<Value> {
+        match (observer, &self.game) {
+            (Observer::Seat(s), Some(g)) => g.notes_json(s),
+            _ => None,
+        }
+    }
+
+    /// An `observation` frame for an observer.
+    fn observation_frame(&self, observer: Observer) -> Value {
+        let mut f = json!({"type": "observation", "v": self.v(),
+            "observation": self.observation_json(observer), "clock": self.clock_json()});
+        if let Some(n) = self.notes_json(observer) {
+            f["notes"] = n;
+        }
+        f
     }
 
     pub(super) fn clock_json(&self) -> Value {
-        let to_move = self.game.as_ref().map(|g| g.position().to_move());
+        let to_move = self.game.as_ref().map(|g| g.to_move());
         let remaining = match (self.turn_deadline, self.status) {
             (Some(d), Status::Playing) => Value::from(d.saturating_sub(self.now())),
             _ => Value::Null,
@@ -111,16 +163,22 @@ impl Table {
         let deploy = (self.status == Status::Deploying).then(|| {
             json!({
                 "remaining_ms": self.deploy_deadline.map(|d| d.saturating_sub(self.now())),
-                "layout": seat.and_then(|s| self.seats[s as usize].layout.map(|d| d.to_string())),
-                "board": self.config.rules.board.name(),
+                "layout": seat.and_then(|s| self.seats[s as usize].layout.map(|d| d.to_text())),
+                "board": self.config.rules.board_name(),
+                "suggested": seat.and_then(|s| self.suggested_layout(s)).map(|d| d.to_text()),
             })
         });
-        json!({
+        let observer = self.observer_of(seat);
+        let mut f = json!({
             "type": "sync", "status": self.status.name(), "v": self.v(),
-            "observation": self.observation_json(self.observer_of(seat)),
+            "observation": self.observation_json(observer),
             "clock": self.clock_json(), "deploy": deploy,
-            "outcome": outcome_to_json(self.game.as_ref().and_then(|g| g.position().outcome())),
-        })
+            "outcome": outcome_to_json(self.game.as_ref().and_then(|g| g.outcome())),
+        });
+        if let Some(n) = self.notes_json(observer) {
+            f["notes"] = n;
+        }
+        f
     }
 
     pub(super) fn game_over_frame(&self) -> Value {
@@ -128,8 +186,8 @@ impl Table {
             return Value::Null;
         };
         json!({
-            "type": "game_over", "v": self.v(), "outcome": outcome_to_json(g.position().outcome()),
-            "record": g.record().to_text(), "observation": self.observation_json(Observer::Referee),
+            "type": "game_over", "v": self.v(), "outcome": outcome_to_json(g.outcome()),
+            "record": g.record_text(), "observation": self.observation_json(Observer::Referee),
         })
     }
 
@@ -159,6 +217,14 @@ impl Table {
         }
     }
 
+    /// Send an entry's `events` frame to everybody, each seat its own.
+    pub(super) fn broadcast_events(&mut self, frame: &EventsFrame) {
+        let ids: Vec<(u64, Option<Seat>)> = self.conns.iter().map(|(&k, c)| (k, c.seat)).collect();
+        for (conn, seat) in ids {
+            self.send(conn, frame.for_seat(seat));
+        }
+    }
+
     pub(super) fn broadcast_table(&mut self) {
         self.refresh_summary();
         let f = text(self.table_frame());
@@ -168,15 +234,13 @@ impl Table {
     /// Each connection's view after a change: its observation (computed once per observer).
     pub(super) fn broadcast_observations(&mut self) {
         let mut cache: Vec<(Observer, Utf8Bytes)> = Vec::new();
-        let clock = self.clock_json();
         let ids: Vec<(u64, Option<Seat>)> = self.conns.iter().map(|(&k, c)| (k, c.seat)).collect();
         for (conn, seat) in ids {
             let observer = self.observer_of(seat);
             let frame = match cache.iter().find(|(o, _)| *o == observer) {
                 Some((_, f)) => f.clone(),
                 None => {
-                    let f = text(json!({"type": "observation", "v": self.v(),
-                        "observation": self.observation_json(observer), "clock": clock}));
+                    let f = text(self.observation_frame(observer));
                     cache.push((observer, f.clone()));
                     f
                 }
@@ -200,10 +264,7 @@ impl Table {
         if let Some(seat) = c.seat {
             let still_here = self.conns.values().any(|o| o.seat == Some(seat));
             let human = matches!(self.seats[seat as usize].kind, SeatKind::Human { .. });
-            let in_game = self
-                .game
-                .as_ref()
-                .is_some_and(|g| !g.position().is_eliminated(seat));
+            let in_game = self.game.as_ref().is_some_and(|g| !g.is_eliminated(seat));
             if !still_here && human && self.status == Status::Playing && in_game {
                 self.mark_away(seat);
             }
@@ -285,11 +346,10 @@ impl Table {
                     && self.game.is_some() =>
             {
                 for i in lv..v {
-                    let f = self.frames[i as usize].clone();
+                    let f = self.frames[i as usize].for_seat(seat);
                     self.send(conn, f);
                 }
-                let observer = self.observer_of(seat);
-                let f = json!({"type": "observation", "v": v, "observation": self.observation_json(observer), "clock": self.clock_json()});
+                let f = self.observation_frame(self.observer_of(seat));
                 self.send_json(conn, f);
             }
             _ => {

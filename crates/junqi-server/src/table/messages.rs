@@ -2,12 +2,13 @@
 //! nothing when it refuses; a change is stored before it is announced.
 
 use super::frames::text;
+use super::game::{Layout, TableEntry};
 use super::persist::DrawOffer;
 use super::{SeatKind, SeatState, Status, Table};
 use crate::error::Refusal;
 use crate::protocol::ClientMsg;
 use crate::secret::random_token;
-use junqi_core::{action_from_text, Deployment, Entry, Seat};
+use junqi_core::Seat;
 use serde_json::json;
 use std::collections::BTreeSet;
 
@@ -35,21 +36,16 @@ impl Table {
             ClientMsg::Act { action } => {
                 let seat = self.require_playing_seat(conn)?;
                 let game = self.game.as_ref().ok_or(Refusal::NotStarted)?;
-                let to_move = game.position().to_move();
+                let to_move = game.to_move();
                 if to_move != seat {
                     return Err(Refusal::NotYourTurn { to_move });
                 }
-                let action = action_from_text(game.record().topology(), &action)
-                    .map_err(Refusal::BadAction)?;
-                self.commit(Entry::Action { seat, action }).await
+                let action = game.parse_action(&action)?;
+                self.commit(TableEntry::Action { seat, action }).await
             }
             ClientMsg::Resign {} => {
                 let seat = self.require_playing_seat(conn)?;
-                if self
-                    .game
-                    .as_ref()
-                    .is_some_and(|g| g.position().is_eliminated(seat))
-                {
+                if self.game.as_ref().is_some_and(|g| g.is_eliminated(seat)) {
                     return Err(Refusal::YouAreOut);
                 }
                 if self.now() < self.play_started_ms + self.config.resign_ms {
@@ -57,7 +53,7 @@ impl Table {
                         seconds: self.config.resign_ms / 1000,
                     });
                 }
-                self.commit(Entry::Resign(seat)).await
+                self.commit(TableEntry::Resign(seat)).await
             }
             ClientMsg::Leave {} => self.leave(conn).await,
             ClientMsg::Chat { text, phrase } => self.chat(conn, text, phrase),
@@ -115,16 +111,12 @@ impl Table {
     /// and still in it), with every seat still in the game (all of them must accept).
     fn draw_voter(&self, conn: u64) -> Result<(Seat, Vec<Seat>), Refusal> {
         let seat = self.require_playing_seat(conn)?;
-        let pos = self
-            .game
-            .as_ref()
-            .map(|g| g.position())
-            .ok_or(Refusal::NotStarted)?;
-        if pos.is_eliminated(seat) {
+        let g = self.game.as_ref().ok_or(Refusal::NotStarted)?;
+        if g.is_eliminated(seat) {
             return Err(Refusal::YouAreOut);
         }
         let remaining = (0..self.seats.len() as Seat)
-            .filter(|&s| !pos.is_eliminated(s))
+            .filter(|&s| !g.is_eliminated(s))
             .collect();
         Ok((seat, remaining))
     }
@@ -171,7 +163,7 @@ impl Table {
     async fn add_bot(&mut self, conn: u64, seat: u8, bot: Option<String>) -> Result<(), Refusal> {
         self.require_host(conn)?;
         let bot = bot.unwrap_or_else(|| self.env.settings.default_bot.clone());
-        if junqi_ai::bot_by_name(&bot).is_none() {
+        if !self.config.rules.has_bot(&bot) {
             return Err(Refusal::UnknownBot { name: bot });
         }
         self.check_seat(seat)?;
@@ -207,9 +199,7 @@ impl Table {
         if self.status != Status::Deploying {
             return Err(Refusal::DeployClosed);
         }
-        let d = Deployment::from_text(layout).map_err(Refusal::Deployment)?;
-        d.validate(self.config.rules.board, seat)
-            .map_err(Refusal::Deployment)?;
+        let d = Layout::parse(&self.config.rules, seat, layout)?;
         let before = self.seats[seat as usize].layout.replace(d);
         if let Err(e) = self.save_seats().await {
             self.seats[seat as usize].layout = before;
@@ -241,11 +231,7 @@ impl Table {
             }
             Status::Playing => {
                 let seat = self.require_playing_seat(conn)?;
-                if self
-                    .game
-                    .as_ref()
-                    .is_some_and(|g| g.position().is_eliminated(seat))
-                {
+                if self.game.as_ref().is_some_and(|g| g.is_eliminated(seat)) {
                     return Err(Refusal::YouAreOut);
                 }
                 self.seat_gone(seat).await;
@@ -299,7 +285,7 @@ impl Table {
         accepted.insert(seat);
         if remaining.iter().all(|s| accepted.contains(s)) {
             let before = self.draw.take();
-            let r = self.commit(Entry::Draw).await;
+            let r = self.commit(TableEntry::Draw).await;
             if r.is_err() {
                 self.draw = before;
             }

@@ -6,6 +6,7 @@
 //! clock, the settings, the registry of live tables and the rating queue), never the whole app.
 //!
 //! - `config`: the table's settings and status;
+//! - `game`: the game a table runs, 军棋 or 陆海空三军棋, behind one set of types;
 //! - `seats`: who sits where, and the stored form of a seat;
 //! - `frames`: the frames the table sends, and sending them;
 //! - `play`: the life of a game (start, deployment, entries, clocks, the end);
@@ -23,6 +24,7 @@ mod bots;
 mod chat;
 mod config;
 mod frames;
+mod game;
 mod messages;
 mod pacing;
 mod persist;
@@ -35,6 +37,8 @@ pub use chat::{MAX_CHARS as CHAT_MAX_CHARS, PHRASES as CHAT_PHRASES};
 pub use config::{
     Status, TableConfig, DEFAULT_DEPLOY_MS, DEFAULT_MOVE_MS, RESIGN_WINDOW_MS, RETURN_WINDOW_MS,
 };
+pub(crate) use game::TableGame;
+pub use game::{GameRules, LsaRules, LSA_BOARD};
 pub(crate) use resume::{load_by_id, load_unfinished};
 pub(crate) use seats::{seat_names, seat_player_ids};
 
@@ -50,8 +54,9 @@ use crate::settings::Settings;
 use crate::store;
 use axum::extract::ws::Utf8Bytes;
 use bots::BotSlot;
-use junqi_ai::Bot;
-use junqi_core::{Game, Seat};
+use frames::EventsFrame;
+use game::{Move, TableBot};
+use junqi_core::Seat;
 use persist::DrawOffer;
 use seats::{SeatKind, SeatState};
 use serde_json::Value;
@@ -103,8 +108,8 @@ pub(crate) enum Cmd {
     /// A bot finished thinking.
     BotDone {
         seat: Seat,
-        bot: Box<dyn Bot>,
-        action: Result<junqi_core::Action, String>,
+        bot: TableBot,
+        action: Result<Move, String>,
         v: u64,
         /// When the reply may be shown at the earliest (the pacing delay).
         due: u64,
@@ -151,9 +156,9 @@ pub(crate) struct Table {
     created_ms: u64,
     status: Status,
     seats: Vec<SeatState>,
-    game: Option<Game>,
+    game: Option<TableGame>,
     /// The `events` frames, index v - 1.
-    frames: Vec<Utf8Bytes>,
+    frames: Vec<EventsFrame>,
     play_started_ms: u64,
     deploy_deadline: Option<u64>,
     turn_deadline: Option<u64>,

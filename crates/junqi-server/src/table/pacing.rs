@@ -9,14 +9,15 @@
 //! delay is handled at once (and an entry committed meanwhile makes the parked reply stale). The
 //! delay is the bot's own time: the person's move clock starts only when the reply is played.
 
+use super::game::{Move, TableEntry};
 use super::{Status, Table};
-use junqi_core::{Action, Entry, Seat};
+use junqi_core::Seat;
 
 /// A bot's chosen action waiting to be played.
 #[derive(Clone, Debug)]
 pub(super) struct BotReply {
     pub seat: Seat,
-    pub action: Action,
+    pub action: Move,
     /// The event version it answers: if another entry came first, it is stale.
     pub v: u64,
     /// When it may be played.
@@ -45,7 +46,7 @@ pub(super) fn reply_delay(base: u64, table: &str, ply: u64, move_ms: u64) -> u64
 impl Table {
     /// When a bot that starts thinking now may show its reply.
     pub(super) fn reply_due(&self) -> u64 {
-        let ply = self.game.as_ref().map_or(0, |g| g.position().plies()) as u64;
+        let ply = self.game.as_ref().map_or(0, |g| g.plies()) as u64;
         self.now()
             + reply_delay(
                 self.env.settings.bot_delay_ms,
@@ -89,11 +90,11 @@ impl Table {
             && self
                 .game
                 .as_ref()
-                .is_some_and(|g| g.position().to_move() == reply.seat && !g.position().is_over());
+                .is_some_and(|g| g.to_move() == reply.seat && !g.is_over());
         if !current {
             return;
         }
-        let entry = Entry::Action {
+        let entry = TableEntry::Action {
             seat: reply.seat,
             action: reply.action,
         };

@@ -2,19 +2,48 @@
 //! (stored before anyone hears of them), leavers (RULES §10) and the end. A table nobody plays
 //! at before play begins is closed when its idle countdown runs out.
 
-use super::frames::text;
+use super::bots::{guarded, BotCell};
+use super::frames::{text, EventsFrame};
+use super::game::{Layout, TableBot, TableEntry, TableGame};
 use super::{SeatKind, SeatState, Status, Table};
 use crate::db::Stmt;
 use crate::error::Refusal;
-use crate::rating::{placings, RatingJob};
+use crate::rating::RatingJob;
 use crate::store;
-use junqi_core::json::outcome_to_json;
 use junqi_core::record::outcome_to_text;
-use junqi_core::{BoardKind, Deployment, Entry, Game, Observer, Outcome, Seat, SeatSet};
+use junqi_core::{BoardKind, Outcome, Seat, SeatSet};
 use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
 
+/// A generator seeded from the table's id and a seat: the same table proposes the same layout
+/// to a seat at every sync.
+fn seeded(table: &str, seat: Seat) -> ChaCha8Rng {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in table.bytes().chain([seat]) {
+        h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+    }
+    ChaCha8Rng::seed_from_u64(h)
+}
+
 impl Table {
+    /// The layout the deployment editor starts a person at `seat` from, where the board has
+    /// one (land-sea-air); it is also what the seat gets if its deployment clock runs out.
+    pub(super) fn suggested_layout(&self, seat: Seat) -> Option<Layout> {
+        Layout::suggested(&self.config.rules, seat, &mut seeded(&self.id, seat))
+    }
+
+    /// The layout of a seat whose deployment clock ran out.
+    fn layout_for_late(&self, seat: Seat) -> Layout {
+        self.suggested_layout(seat).unwrap_or_else(|| {
+            Layout::fallback(
+                &self.config.rules,
+                seat,
+                &mut ChaCha8Rng::seed_from_u64(rand::random()),
+            )
+        })
+    }
+
     pub(super) fn seats_json(&self) -> String {
         Value::Array(self.seats.iter().map(SeatState::to_json).collect()).to_string()
     }
@@ -70,10 +99,9 @@ impl Table {
         match self.status {
             Status::Deploying if self.deploy_deadline.is_some_and(|d| d <= now) => {
                 self.deploy_deadline = None;
-                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(rand::random());
                 for s in 0..self.seats.len() {
                     if self.seats[s].layout.is_none() {
-                        self.seats[s].layout = Some(Deployment::random(&mut rng));
+                        self.seats[s].layout = Some(self.layout_for_late(s as Seat));
                         self.broadcast(text(json!({"type": "deployed", "seat": s})));
                     }
                 }
@@ -98,12 +126,8 @@ impl Table {
                 }
                 if self.turn_deadline.is_some_and(|d| d <= now) {
                     self.turn_deadline = None;
-                    let seat = self
-                        .game
-                        .as_ref()
-                        .map(|g| g.position().to_move())
-                        .unwrap_or(0);
-                    if let Err(e) = self.commit(Entry::Timeout { seat }).await {
+                    let seat = self.game.as_ref().map(|g| g.to_move()).unwrap_or(0);
+                    if let Err(e) = self.commit(TableEntry::Timeout { seat }).await {
                         tracing::warn!(table = %self.id, "timeout refused: {e}");
                     }
                 }
@@ -144,20 +168,21 @@ impl Table {
         self.deploy_deadline =
             (self.config.deploy_ms > 0).then(|| self.now() + self.config.deploy_ms);
         for s in 0..self.seats.len() {
-            if let Some(slot) = self.bots[s].as_mut() {
-                if let Some(bot) = slot.bot.as_mut() {
-                    let rules = self.config.rules;
-                    let layout = super::bots::guarded(|| bot.get().deploy())
-                        .ok()
-                        .and_then(|d| d.ok())
-                        .filter(|d| d.validate(rules.board, s as Seat).is_ok())
-                        .unwrap_or_else(|| {
-                            Deployment::random(&mut rand_chacha::ChaCha8Rng::seed_from_u64(
-                                rand::random(),
-                            ))
-                        });
-                    self.seats[s].layout = Some(layout);
-                }
+            let rules = self.config.rules;
+            let seat = s as Seat;
+            let chosen = self.bots[s]
+                .as_mut()
+                .and_then(|slot| slot.bot.as_mut())
+                .map(|bot| guarded(|| bot.get().deploy(&rules, seat)));
+            if let Some(chosen) = chosen {
+                let layout = match chosen {
+                    Ok(Ok(l)) => l,
+                    Ok(Err(e)) | Err(e) => {
+                        tracing::warn!(table = %self.id, "the bot at seat {seat} gave no layout ({e})");
+                        self.layout_for_late(seat)
+                    }
+                };
+                self.seats[s].layout = Some(layout);
             }
         }
         self.note_presence();
@@ -169,17 +194,13 @@ impl Table {
     }
 
     pub(super) async fn begin_play(&mut self) {
-        let rules = self.config.rules;
-        let game = if rules.is_flip() {
-            Game::new_dealt(
-                rules,
-                self.host_seat,
-                &mut rand_chacha::ChaCha8Rng::seed_from_u64(rand::random()),
-            )
-        } else {
-            let layouts: Vec<Deployment> = self.seats.iter().filter_map(|s| s.layout).collect();
-            Game::new_from_deployments(rules, &layouts, self.host_seat)
-        };
+        let layouts: Vec<Layout> = self.seats.iter().filter_map(|s| s.layout).collect();
+        let game = TableGame::start(
+            &self.config.rules,
+            &layouts,
+            self.host_seat,
+            &mut ChaCha8Rng::seed_from_u64(rand::random()),
+        );
         let game = match game {
             Ok(g) => g,
             Err(e) => {
@@ -188,7 +209,7 @@ impl Table {
             }
         };
         let now = self.now();
-        let header = game.record().to_text();
+        let header = game.record_text();
         self.game = Some(game);
         self.status = Status::Playing;
         self.play_started_ms = now;
@@ -211,7 +232,7 @@ impl Table {
                 self.mark_away(s as Seat);
             }
         }
-        self.bots_observe(&[]);
+        self.bots_observe(None);
         self.broadcast_table();
         self.broadcast_sync();
         self.maybe_start_bot();
@@ -224,19 +245,20 @@ impl Table {
 
     /// Apply an entry: persist it (with the clocks and, if it ends the game, the result), then
     /// tell everybody. An entry that cannot be stored is undone and refused.
-    pub(super) async fn commit(&mut self, entry: Entry) -> Result<(), Refusal> {
+    pub(super) async fn commit(&mut self, entry: TableEntry) -> Result<(), Refusal> {
         let Some(game) = self.game.as_mut() else {
             return Err(Refusal::NotStarted);
         };
-        let events = game.apply(entry).map_err(Refusal::Illegal)?;
-        let topo = game.record().topology();
-        let entry_text = entry.to_text(topo);
-        let v = game.record().entries.len() as u64;
-        let outcome = game.position().outcome();
-        let to_move = game.position().to_move();
-        let out = game.position().eliminated();
+        let applied = game.apply(entry)?;
+        let entry_text = applied.entry_text.clone();
+        let v = game.entries() as u64;
+        let outcome = game.outcome();
+        let to_move = game.to_move();
+        let out: Vec<bool> = (0..self.seats.len() as Seat)
+            .map(|s| game.is_eliminated(s))
+            .collect();
         let now = self.now();
-        let cancels_draw = matches!(entry, Entry::Action { .. } | Entry::Timeout { .. });
+        let cancels_draw = entry.cancels_draw();
         let (old_turn, old_draw) = (self.turn_deadline, self.draw.clone());
         if outcome.is_some() {
             self.status = Status::Over;
@@ -266,40 +288,32 @@ impl Table {
         if let Err(e) = self.env.db.write(stmts).await {
             // Not stored: undo, so that nothing unstored is ever announced.
             tracing::error!(table = %self.id, "cannot store entry {entry_text}: {e}");
-            if let Some(g) = self.game.take() {
-                let mut record = g.into_record();
-                record.entries.pop();
-                record.result = None;
-                self.game = Game::from_record(record).ok();
+            if let Some(g) = self.game.as_mut() {
+                if let Err(e) = g.undo_last() {
+                    tracing::error!(table = %self.id, "cannot take back entry {entry_text}: {e}");
+                }
             }
             self.status = Status::Playing;
             self.turn_deadline = old_turn;
             self.draw = old_draw;
             return Err(Refusal::StoreFailed);
         }
-        let topo_events: Vec<Value> = events
-            .iter()
-            .map(|e| junqi_core::json::event_to_json(topo, e))
-            .collect();
         // Any stored entry answers the position a parked bot reply was chosen for.
         self.bot_reply = None;
-        let frame = text(
-            json!({"type": "events", "v": v, "entry": entry_text, "events": topo_events,
-            "to_move": to_move, "outcome": outcome_to_json(outcome)}),
-        );
+        let frame = EventsFrame::new(v, &applied, to_move, outcome);
         self.frames.push(frame.clone());
         // A seat out of the game (or every seat, once it is over) has no return window left.
         for (s, g) in self.gone.iter_mut().enumerate() {
-            if outcome.is_some() || out.contains(s as Seat) {
+            if outcome.is_some() || out.get(s).copied().unwrap_or(false) {
                 *g = None;
             }
         }
-        self.broadcast(frame);
+        self.broadcast_events(&frame);
         self.broadcast_observations();
         if draw_cleared {
             self.broadcast_table();
         }
-        self.bots_observe(&events);
+        self.bots_observe(Some(&applied.for_bots));
         if outcome.is_some() {
             let f = text(self.game_over_frame());
             self.broadcast(f);
@@ -340,7 +354,7 @@ impl Table {
         }
         self.finished_recorded = true;
         let r = self.config.rules;
-        let placings = match self.game.as_ref().map(|g| placings(g.record())) {
+        let placings = match self.game.as_ref().map(|g| g.placings()) {
             Some(Ok(p)) => p,
             Some(Err(e)) => {
                 tracing::error!(table = %self.id, "cannot rate the game: {e}");
@@ -349,7 +363,7 @@ impl Table {
             None => None,
         };
         let job = RatingJob {
-            category: format!("{}/{}", r.board.name(), r.mode.name()),
+            category: format!("{}/{}", r.board_name(), r.mode_name()),
             teams: r.teams(),
             players: self.seats.iter().map(SeatState::player_id).collect(),
             placings,
@@ -365,18 +379,18 @@ impl Table {
     /// `leaver_bot` a bot takes the seat instead on every multi-seat board, except where leaving
     /// decides nothing but the seat's own team's loss (four-player with teams, the partner out).
     pub(super) async fn seat_gone(&mut self, seat: Seat) {
-        let Some(pos) = self.game.as_ref().map(|g| g.position()) else {
+        let Some(g) = self.game.as_ref() else {
             return;
         };
         // A seat already out of the game has nothing left to leave.
-        if pos.is_over() || pos.is_eliminated(seat) {
+        if g.is_over() || g.is_eliminated(seat) {
             return;
         }
         if self.leaver_gets_a_bot(seat) {
             self.bot_takes_seat(seat).await;
             return;
         }
-        if let Err(e) = self.commit(Entry::Leave(seat)).await {
+        if let Err(e) = self.commit(TableEntry::Leave(seat)).await {
             tracing::warn!(table = %self.id, "leave refused: {e}");
         }
     }
@@ -384,11 +398,13 @@ impl Table {
     /// Whether a bot takes this leaving seat (the table option, on a multi-seat board; on the
     /// four-player board with teams only instead of an abort).
     fn leaver_gets_a_bot(&self, seat: Seat) -> bool {
-        let rules = self.config.rules;
+        let Some(rules) = self.config.rules.junqi().copied() else {
+            return false;
+        };
         if !self.config.leaver_bot || !rules.board.is_multi_seat() {
             return false;
         }
-        let Some(pos) = self.game.as_ref().map(|g| g.position()) else {
+        let Some(g) = self.game.as_ref() else {
             return false;
         };
         let four_with_teams = rules.board == BoardKind::FourPlayer && rules.teams().has_teammates();
@@ -396,7 +412,7 @@ impl Table {
             return true;
         }
         let mates = rules.teams().mates(seat).minus(SeatSet::one(seat));
-        !mates.minus(pos.eliminated()).is_empty()
+        mates.iter().any(|m| !g.is_eliminated(m))
     }
 
     /// A bot (the server's default) sits down at a leaver's seat and plays on from the current
@@ -422,13 +438,9 @@ impl Table {
         self.make_bots();
         if let (Some(g), Some(Some(slot))) = (&self.game, self.bots.get_mut(s)) {
             if let Some(b) = slot.bot.as_mut() {
-                let obs = g.position().observe(Observer::Seat(seat));
-                if super::bots::guarded(|| b.get().observe(&[], &obs)).is_err() {
-                    *b = super::bots::BotCell::new(super::bots::stand_in(
-                        g.position().rules(),
-                        seat,
-                        Some(&obs),
-                    ));
+                let view = g.bot_view(seat);
+                if guarded(|| b.get().observe(None, &view)).is_err() {
+                    *b = BotCell::new(TableBot::stand_in(&self.config.rules, seat, Some(&view)));
                 }
             }
         }

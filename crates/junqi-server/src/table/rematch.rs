@@ -120,7 +120,7 @@ impl Table {
             .limiter
             .check(&key)
             .map_err(|retry_after| Refusal::RateLimited { retry_after })?;
-        let board = self.config.rules.board;
+        let board = self.config.rules.seat_board();
         let mut kinds = vec![SeatKind::Empty; self.seats.len()];
         for (s, st) in self.seats.iter().enumerate() {
             kinds[rematch_seat(board, s as Seat) as usize] = st.kind.clone();
@@ -153,7 +153,7 @@ impl Table {
         let Some(made) = &self.rematch.made else {
             return;
         };
-        let board = self.config.rules.board;
+        let board = self.config.rules.seat_board();
         let f = match self.conns.get(&conn).and_then(|c| c.seat) {
             Some(s) => json!({"type": "rematch_ready", "table": made.table,
                 "seat": rematch_seat(board, s),

@@ -4,13 +4,13 @@
 //! is the one they had), the clocks and a pending draw offer come back from the stored state.
 
 use super::bots::observe_all;
-use super::frames::text;
+use super::frames::EventsFrame;
+use super::game::TableGame;
 use super::persist::{resumed_deadline, TableState};
 use super::{SeatState, Status, Table, TableConfig, TableEnv, TableHandle};
 use crate::store::{self, StoredTable};
-use junqi_core::json::outcome_to_json;
-use junqi_core::{Entry, Game, Record, Seat};
-use serde_json::{json, Value};
+use junqi_core::Seat;
+use serde_json::Value;
 
 /// Load a table by id and start its actor.
 pub(crate) async fn load_by_id(env: &TableEnv, id: &str) -> Option<TableHandle> {
@@ -52,10 +52,11 @@ async fn load(env: &TableEnv, row: StoredTable) -> Option<TableHandle> {
         row.created_ms as u64,
     );
     t.status = Status::from_name(&row.status);
+    let config_rules = t.config.rules;
     let seats: Value = serde_json::from_str(&row.seats).unwrap_or(Value::Null);
     if let Some(a) = seats.as_array() {
         for (i, s) in a.iter().enumerate().take(t.seats.len()) {
-            t.seats[i] = SeatState::from_json(s);
+            t.seats[i] = SeatState::from_json(s, Some((&config_rules, i as Seat)));
         }
     }
     let state = TableState::parse(row.state.as_deref());
@@ -70,7 +71,7 @@ async fn load(env: &TableEnv, row: StoredTable) -> Option<TableHandle> {
             if !replay(env, &mut t, &row).await {
                 return None;
             }
-            let over = t.game.as_ref().and_then(|g| g.position().outcome());
+            let over = t.game.as_ref().and_then(|g| g.outcome());
             t.play_started_ms = row.started_ms.unwrap_or(now as i64) as u64;
             if let Some(o) = over {
                 t.status = Status::Over;
@@ -104,17 +105,10 @@ async fn load(env: &TableEnv, row: StoredTable) -> Option<TableHandle> {
 /// Replay the stored record into the table's game, its `events` frames and its bots.
 async fn replay(env: &TableEnv, t: &mut Table, row: &StoredTable) -> bool {
     let header = row.header.clone().unwrap_or_default();
-    let record = match Record::from_text(&header) {
-        Ok(r) => r,
-        Err(e) => {
-            tracing::error!(table = %t.id, "bad stored record header: {e}");
-            return false;
-        }
-    };
-    let mut game = match Game::from_record(record) {
+    let mut game = match TableGame::from_header(&t.config.rules, &header) {
         Ok(g) => g,
         Err(e) => {
-            tracing::error!(table = %t.id, "bad stored start: {e}");
+            tracing::error!(table = %t.id, "bad stored record header: {e}");
             return false;
         }
     };
@@ -127,7 +121,7 @@ async fn replay(env: &TableEnv, t: &mut Table, row: &StoredTable) -> bool {
     };
     if row.status != "over" {
         t.make_bots();
-        observe_all(&mut t.bots, &game, &[]);
+        observe_all(&mut t.bots, &t.config.rules, &game, None);
     }
     replay_entries(t, &mut game, &entries);
     t.game = Some(game);
@@ -137,21 +131,18 @@ async fn replay(env: &TableEnv, t: &mut Table, row: &StoredTable) -> bool {
 /// Apply stored entries in order: each one's `events` frame is rebuilt and the bots observe its
 /// events (a finished game has no bots). A stored entry that does not replay ends the replay
 /// there (and says so).
-fn replay_entries(t: &mut Table, game: &mut Game, entries: &[(i64, String)]) {
-    let topo = game.record().topology();
+fn replay_entries(t: &mut Table, game: &mut TableGame, entries: &[(i64, String)]) {
     for (seq, text_entry) in entries {
-        let applied = Entry::from_text(topo, text_entry)
-            .and_then(|e| game.apply(e).map(|ev| (e, ev)).map_err(|x| x.to_string()));
-        match applied {
-            Ok((e, events)) => {
-                let evs: Vec<Value> = events
-                    .iter()
-                    .map(|x| junqi_core::json::event_to_json(topo, x))
-                    .collect();
-                let v = game.record().entries.len();
-                t.frames.push(text(json!({"type": "events", "v": v, "entry": e.to_text(topo), "events": evs,
-                    "to_move": game.position().to_move(), "outcome": outcome_to_json(game.position().outcome())})));
-                observe_all(&mut t.bots, game, &events);
+        match game.apply_text(text_entry) {
+            Ok(applied) => {
+                let v = game.entries() as u64;
+                t.frames.push(EventsFrame::new(
+                    v,
+                    &applied,
+                    game.to_move(),
+                    game.outcome(),
+                ));
+                observe_all(&mut t.bots, &t.config.rules, game, Some(&applied.for_bots));
             }
             Err(e) => {
                 tracing::error!(table = %t.id, "stored entry {seq} ({text_entry}) does not replay: {e}");
@@ -164,11 +155,13 @@ fn replay_entries(t: &mut Table, game: &mut Game, entries: &[(i64, String)]) {
 #[cfg(test)]
 mod tests {
     use super::super::bots::{BotCell, BotSlot};
+    use super::super::game::TableBot;
     use super::*;
     use junqi_ai::{Bot, BotError, Budget};
     use junqi_core::event::Event;
-    use junqi_core::{Action, Deployment, Observation, Rules};
+    use junqi_core::{Action, Deployment, Entry, Game, Observation, Rules};
     use rand::SeedableRng;
+    use serde_json::json;
     use std::sync::{Arc, Mutex};
 
     /// A bot that counts what it is told.
@@ -243,15 +236,19 @@ mod tests {
         let mut t = Table::blank(env, "t1".into(), "C".into(), String::new(), config, 0, 0);
         let seen = Arc::new(Mutex::new((0, 0)));
         t.bots[1] = Some(BotSlot {
-            bot: Some(BotCell::new(Box::new(Recorder(seen.clone())))),
+            bot: Some(BotCell::new(TableBot::Junqi(Box::new(Recorder(
+                seen.clone(),
+            ))))),
             pending: Vec::new(),
         });
-        let mut game = Game::new_from_deployments(rules, &layouts, 0).unwrap();
+        let mut game = TableGame::Junqi(Box::new(
+            Game::new_from_deployments(rules, &layouts, 0).unwrap(),
+        ));
         replay_entries(&mut t, &mut game, &stored);
         let (calls, events) = *seen.lock().unwrap();
         assert_eq!(calls, stored.len(), "one observation per stored entry");
         assert_eq!(events, announced, "every announced event");
         assert_eq!(t.frames.len(), stored.len());
-        assert_eq!(game.position().plies(), played.position().plies());
+        assert_eq!(game.plies(), played.position().plies());
     }
 }

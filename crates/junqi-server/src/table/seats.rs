@@ -1,9 +1,10 @@
 //! Who sits at each seat of a table, and how a seat is stored. A person's seat is claimed by a
 //! seat token that only that person's client holds; the database keeps only the token's hash.
 
+use super::game::{GameRules, Layout};
 use crate::app::Player;
 use crate::secret::hash_token;
-use junqi_core::Deployment;
+use junqi_core::Seat;
 use serde_json::{json, Value};
 
 /// Who is at a seat.
@@ -20,7 +21,7 @@ pub(crate) struct SeatState {
     pub kind: SeatKind,
     /// SHA-256 of the seat token (hex).
     pub token_hash: Option<String>,
-    pub layout: Option<Deployment>,
+    pub layout: Option<Layout>,
 }
 
 impl SeatState {
@@ -56,7 +57,7 @@ impl SeatState {
 
     /// The stored form.
     pub fn to_json(&self) -> Value {
-        let layout = self.layout.map(|d| d.to_string());
+        let layout = self.layout.map(|d| d.to_text());
         match &self.kind {
             SeatKind::Empty => json!({"kind": "empty"}),
             SeatKind::Human { player } => {
@@ -67,10 +68,13 @@ impl SeatState {
     }
 
     /// Read the stored form (a seat stored by an older server with a plain `token` is hashed).
-    pub fn from_json(v: &Value) -> SeatState {
+    /// The layout is read only with the table's rules and the seat's number (`None`: the
+    /// seat's names and ids are all that is wanted).
+    pub fn from_json(v: &Value, layout_of: Option<(&GameRules, Seat)>) -> SeatState {
         let layout = v["layout"]
             .as_str()
-            .and_then(|t| Deployment::from_text(t).ok());
+            .zip(layout_of)
+            .and_then(|(t, (rules, seat))| Layout::parse(rules, seat, t).ok());
         let token_hash = v["token_hash"]
             .as_str()
             .map(String::from)
@@ -118,7 +122,7 @@ impl SeatState {
 pub(crate) fn stored_seats(seats: &Value) -> Vec<SeatState> {
     seats
         .as_array()
-        .map(|a| a.iter().map(SeatState::from_json).collect())
+        .map(|a| a.iter().map(|s| SeatState::from_json(s, None)).collect())
         .unwrap_or_default()
 }
 
@@ -152,11 +156,11 @@ mod tests {
         let s = SeatState::human(p, "secret-seat-token");
         let stored = s.to_json().to_string();
         assert!(!stored.contains("secret-seat-token"));
-        let back = SeatState::from_json(&serde_json::from_str(&stored).unwrap());
+        let back = SeatState::from_json(&serde_json::from_str(&stored).unwrap(), None);
         assert!(back.claimed_by(&hash_token("secret-seat-token")));
         assert!(!back.claimed_by(&hash_token("another")));
         // A seat stored by an older server (plain token) still claims with that token.
         let old = json!({"kind": "human", "player": {"id": "p", "name": "n", "guest": true}, "token": "t0"});
-        assert!(SeatState::from_json(&old).claimed_by(&hash_token("t0")));
+        assert!(SeatState::from_json(&old, None).claimed_by(&hash_token("t0")));
     }
 }

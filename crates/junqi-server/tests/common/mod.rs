@@ -426,3 +426,62 @@ pub async fn check_finished(ts: &TestServer, id: &str, over: &Value) -> junqi_co
     );
     record
 }
+
+/// A server in its own runtime on its own thread, so that it can be killed abruptly.
+pub struct Killable {
+    pub addr: std::net::SocketAddr,
+    stop: std::sync::mpsc::Sender<()>,
+    thread: std::thread::JoinHandle<()>,
+}
+
+pub fn spawn_server(
+    database: Option<String>,
+    data_dir: std::path::PathBuf,
+    clock: ManualClock,
+) -> Killable {
+    let (addr_tx, addr_rx) = std::sync::mpsc::channel();
+    let (stop, stop_rx) = std::sync::mpsc::channel::<()>();
+    let thread = std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let server = rt
+            .block_on(junqi_server::start(config(database, data_dir, &clock)))
+            .expect("server starts");
+        addr_tx.send(server.addr).unwrap();
+        let _ = stop_rx.recv();
+        // Kill: drop every task wherever it is, no clean shutdown.
+        rt.shutdown_background();
+    });
+    let addr = addr_rx.recv().expect("server address");
+    Killable { addr, stop, thread }
+}
+
+impl Killable {
+    /// Kill the server: every task dropped wherever it is, no clean shutdown.
+    pub fn kill(self) {
+        let _ = self.stop.send(());
+        let _ = self.thread.join();
+    }
+}
+
+/// Connect to a table with a seat token (and the last version seen).
+pub async fn hello(
+    addr: std::net::SocketAddr,
+    table: &str,
+    token: &str,
+    last_v: Option<u64>,
+) -> WsClient {
+    let mut c = WsClient::connect(&format!("ws://{addr}/ws/{table}"))
+        .await
+        .unwrap();
+    let mut h = json!({"type": "hello", "token": token});
+    if let Some(v) = last_v {
+        h["last_v"] = v.into();
+    }
+    c.send(&h).await.unwrap();
+    c.recv_type("welcome").await.unwrap();
+    c
+}
