@@ -248,6 +248,21 @@ async fn no_frame_leaks_a_look_or_an_identity() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_person_plays_the_computer_to_the_end() {
     let ts = start().await;
+    // The server offers the board, its modes and its players.
+    let (_, info) = ts.get("/api/info").await;
+    assert!(
+        info["boards"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("land_sea_air")),
+        "{info}"
+    );
+    assert_eq!(info["modes"]["land_sea_air"], json!(["dark", "open"]));
+    assert_eq!(info["seats"]["land_sea_air"], 2);
+    assert_eq!(
+        info["bots_of"]["land_sea_air"],
+        json!(["random", "heuristic", "search"])
+    );
     // Setups the board does not have are refused.
     for (body, code) in [
         (
