@@ -1,9 +1,12 @@
 // Announcements in words and the fallen-piece (阵亡) tracker. Pure: tested in node.
 import { t, seatName } from './i18n.js';
 import { ROLES, COUNTS } from './roles.js';
+import { saysLsaEvent, describeLsaEvent, lsaEventClass } from './lsa-events.js';
 
 /** One event (RULES §11.2) as a sentence. `board` names seats. */
 export function describeEvent(ev, board) {
+  // Land-sea-air's own kinds (a landing, strikes, looks): lsa-events.js.
+  if (saysLsaEvent(ev)) return describeLsaEvent(ev, board);
   const seat = (s) => seatName(board, s);
   switch (ev.kind) {
     case 'move':
@@ -31,7 +34,8 @@ export function describeEvent(ev, board) {
 export function describeEntry(entry, events, board) {
   const out = [];
   for (const ev of events || []) {
-    const cls = ev.kind === 'attack' ? 'attack' : ['eliminated', 'flag_revealed', 'scouted'].includes(ev.kind) ? 'major' : '';
+    const cls = saysLsaEvent(ev) ? lsaEventClass(ev)
+      : ev.kind === 'attack' ? 'attack' : ['eliminated', 'flag_revealed', 'scouted'].includes(ev.kind) ? 'major' : '';
     out.push({ text: describeEvent(ev, board), cls, ev });
   }
   if (entry === 'draw') out.push({ text: t('ev.draw'), cls: 'major' });
@@ -52,11 +56,16 @@ export function describeOutcome(outcome, board, viewerSeat = null) {
   return t('over.win', { seats, reason });
 }
 
-/** The last move on the board from a list of events: {from, to, result}. */
+/**
+ * The last move on the board from a list of events: {from, to, result}. A land-sea-air look is
+ * one too (`look: true`: the plane stays on `from`, nothing glides), its result `shot_down`
+ * when the plane fell; a landing is a move.
+ */
 export function lastMoveOf(events) {
   let last = null;
   for (const ev of events || []) {
-    if (ev.kind === 'move') last = { from: ev.from, to: ev.to, result: null };
+    if (ev.kind === 'move' || ev.kind === 'landed') last = { from: ev.from, to: ev.to, result: null };
+    else if (ev.kind === 'scout') last = { from: ev.from, to: ev.at, result: ev.result === 'shot_down' ? 'shot_down' : null, look: true };
     else if (ev.kind === 'attack') last = { from: ev.from, to: ev.to, result: ev.result };
     else if (ev.kind === 'flip') last = { from: null, to: ev.at, result: null };
   }
