@@ -338,6 +338,19 @@ impl Applied {
     }
 }
 
+/// A 军棋 entry the referee accepted in `g`: every event is public.
+fn junqi_applied(g: &Game, entry: Entry, events: Vec<Event>) -> Applied {
+    let topo = g.record().topology();
+    Applied {
+        entry_text: entry.to_text(topo),
+        events: events
+            .iter()
+            .map(|e| (None, junqi_core::json::event_to_json(topo, e)))
+            .collect(),
+        for_bots: Events::Junqi(events),
+    }
+}
+
 /// A land-sea-air game at a table, with each seat's look notes.
 #[derive(Clone, Debug)]
 pub struct LsaTable {
@@ -476,15 +489,7 @@ impl TableGame {
             TableGame::Junqi(g) => {
                 let entry = entry.junqi()?;
                 let events = g.apply(entry).map_err(Refusal::Illegal)?;
-                let topo = g.record().topology();
-                Ok(Applied {
-                    entry_text: entry.to_text(topo),
-                    events: events
-                        .iter()
-                        .map(|e| (None, junqi_core::json::event_to_json(topo, e)))
-                        .collect(),
-                    for_bots: Events::Junqi(events),
-                })
+                Ok(junqi_applied(g, entry, events))
             }
             TableGame::Lsa(t) => {
                 let entry = entry.lsa()?;
@@ -499,16 +504,8 @@ impl TableGame {
         match self {
             TableGame::Junqi(g) => {
                 let entry = Entry::from_text(g.record().topology(), text)?;
-                let topo = g.record().topology();
                 let events = g.apply(entry).map_err(|e| e.to_string())?;
-                Ok(Applied {
-                    entry_text: entry.to_text(topo),
-                    events: events
-                        .iter()
-                        .map(|e| (None, junqi_core::json::event_to_json(topo, e)))
-                        .collect(),
-                    for_bots: Events::Junqi(events),
-                })
+                Ok(junqi_applied(g, entry, events))
             }
             TableGame::Lsa(t) => {
                 let entry = lsa::Entry::from_text(t.game.position(), text)?;
