@@ -260,7 +260,8 @@ function fitLabel(L, label, lang, deg, base) {
  *   selected, targets: [names], lastMove: {from, to, result}, marks: [names] (errors), refused: [names] (squares the server refused),
  *   territory: seat to emphasise (deployment), highlight: [names] (from the log), coords: bool,
  *   guesses: {name: role} (标记 on hidden pieces), deduced: {name: role} (hidden pieces whose
- *   role the events tell)}
+ *   role the events tell), looks: [names] (a land-sea-air scout plane's look targets), notes:
+ *   {name: role} (what the viewer's scout looks saw on hidden enemy pieces)}
  */
 export class BoardView {
   constructor(container, options) {
@@ -556,7 +557,17 @@ export class BoardView {
         el('text', { x: -L.tileW / 2 + 8, y: -L.tileH / 2 + 11, class: 'arm-glyph', 'font-size': 10, 'data-arm': p.arm }, grp).textContent = ARM_GLYPH[p.arm];
       }
       const told = (st.deduced || {})[p.at];
-      if (hidden && told) {
+      const seen = (st.notes || {})[p.at];
+      if (hidden && seen) {
+        // A land-sea-air scout note (lsa-notes.js): the piece stays hidden, its arm glyph shows,
+        // and what the look saw hangs below the tile as a tag, never as the tile's own label.
+        const label = roleName(seen, lang, true);
+        const size = Math.min(L.font * 0.62, (L.tileW - 8) / (label.length * (lang === 'en' ? 0.55 : 0.95)));
+        const w = Math.min(L.tileW - 4, label.length * size * (lang === 'en' ? 0.6 : 1) + 8);
+        const ty = L.tileH / 2 - size * 0.55;
+        el('rect', { x: -w / 2, y: ty - size * 0.75, width: w, height: size * 1.5, rx: size * 0.5, class: 'note-tag' }, grp);
+        el('text', { x: 0, y: ty + size * 0.36, class: 'note-label', 'font-size': size.toFixed(1), 'data-note': seen }, grp).textContent = label;
+      } else if (hidden && told) {
         // A role the events tell (tally.js): a fact, drawn as a label with a dotted frame.
         const label = roleName(told, lang, true);
         const size = fitLabel(L, label, lang, turn, L.font * 0.9);
@@ -581,6 +592,19 @@ export class BoardView {
       } else {
         el('circle', { cx: x, cy: y, r: Math.min(L.tileH, L.tileW) * 0.24, class: 'target', 'data-target': sq }, dyn);
       }
+    }
+    // A scout plane's looks (land-sea-air): a dashed ring with an eye, apart from the moves.
+    for (const sq of st.looks || []) {
+      if (!g.topo.has(sq)) continue;
+      const [x, y] = g.pos(sq);
+      const r = Math.max(L.tileW, L.tileH) * 0.55;
+      const look = el('g', { class: 'target-look', 'data-look': sq }, dyn);
+      el('title', {}, look).textContent = t('lsa.look');
+      el('circle', { cx: x, cy: y, r, class: 'look-ring' }, look);
+      // The eye drawn, not a character: no font is needed for it.
+      const [ex, ey] = [x + r * 0.7, y - r * 0.62];
+      el('ellipse', { cx: ex, cy: ey, rx: 8, ry: 5, class: 'look-eye' }, look);
+      el('circle', { cx: ex, cy: ey, r: 2.4, class: 'look-pupil' }, look);
     }
     this.markDraggable();
     // Combat result badge, at the tile's upper right corner (as the tile is turned).
