@@ -3,7 +3,8 @@
 // Frames are applied one at a time through a queue (queue.js) so that moves glide and attack
 // results stay in view; a toolbar over the board holds the step counter, the game timer and the
 // switches (coordinates, 标记 mode, sound, zoom); marks (marks.js), the enemy tally (tally.js)
-// and the last five moves are in the side panel.
+// and the last five moves are in the side panel. The land-sea-air board's own parts (its deploy
+// editor, scout looks and notes) are lsa-table.js's.
 import { h, clear, fmtClock } from './ui.js';
 import { t, seatName, getLang } from './i18n.js';
 import { api, TableSocket, saveSeatToken, seatToken } from './api.js';
@@ -22,6 +23,7 @@ import { getFlag, setFlag, getZoom, setZoom } from './prefs.js';
 import { Zoom, readableZoom, stepZoom } from './zoom.js';
 import { botDisplayName, leaveWarning } from './seats.js';
 import { Social } from './social.js'; // chat, rematch, pause notice (social.js)
+import { LsaTable } from './lsa-table.js'; // the land-sea-air board's editor, looks and notes
 
 /**
  * The badge of a seat from what the server says it is (`kind`, `player.guest`), never from the
@@ -83,6 +85,7 @@ export class TableView {
     this.onVisibility = () => { if (document.hidden) this.queue.fastForward(); };
     document.addEventListener('visibilitychange', this.onVisibility);
     this.social = new Social(this); // social.js hook: chat box, rematch, pause notice
+    this.lsa = new LsaTable(this); // lsa-table.js: used when the table plays land_sea_air
     // last_v 0: a game in progress or over is sent as its whole event history (so the log
     // and the last move are complete after a reload); otherwise the server sends a sync.
     this.sock = new TableSocket(tableId, {
@@ -164,10 +167,11 @@ export class TableView {
     this.recentEl = h('div', { class: 'card recent', id: 'recent', hidden: true });
     this.tallyEl = h('div', { class: 'card tally', id: 'tally', hidden: true });
     this.deadEl = h('div', { class: 'card dead', id: 'dead' });
+    this.notesEl = h('div', { class: 'card lsa-notes', id: 'lsa-notes', hidden: true });
     this.logList = h('ol', { class: 'log', id: 'log' });
     this.logTitle = h('h3', {}, t('log.title'));
     this.logEl = h('div', { class: 'card' }, this.logTitle, this.logList);
-    const side = h('div', { class: 'side' }, this.seatsEl, this.controlsEl, this.deployEl, this.recentEl, this.tallyEl, this.deadEl, this.logEl);
+    const side = h('div', { class: 'side' }, this.seatsEl, this.controlsEl, this.deployEl, this.recentEl, this.notesEl, this.tallyEl, this.deadEl, this.logEl);
     this.boardCol = h('div', { class: 'board-col' }, this.statusEl, this.barEl, this.boardEl);
     clear(this.root).append(h('div', { class: 'game' }, this.boardCol, side), this.messageEl);
   }
@@ -246,10 +250,15 @@ export class TableView {
         s.v = f.v;
         s.outcome = f.outcome || null;
         if (f.observation) s.observation = f.observation;
+        // A land-sea-air seat's scout notes come with its views (lsa-notes.js).
+        if (Array.isArray(f.notes)) s.notes = f.notes;
         this.setClock(f.clock);
         s.deploy = f.deploy ? { ...f.deploy, at: Date.now() } : null;
         if (f.status === 'playing' && f.v === 0 && !s.playStart) s.playStart = Date.now();
-        if (f.status === 'deploying') this.initCells();
+        if (f.status === 'deploying') {
+          if (this.lsa.active) this.lsa.initLayout(f.deploy);
+          else this.initCells();
+        }
         if (f.status === 'playing' && f.v === 0) s.history = [];
         s.selected = null;
         s.pending = null;
@@ -279,13 +288,14 @@ export class TableView {
             playSound(lm.result ? 'attack' : 'move');
             // The piece glides on the board as it was; its result waits for the observation.
             const occupied = new Set((s.observation?.pieces || []).map((p) => p.at));
-            const steps = lm.from ? movePath(topology(this.board, this.middleRail), lm.from, lm.to, (sq) => occupied.has(sq)).length - 1 : 0;
+            // A look leaves the scout plane where it is: nothing glides.
+            const steps = lm.from && !lm.look ? movePath(topology(this.board, this.middleRail), lm.from, lm.to, (sq) => occupied.has(sq)).length - 1 : 0;
             const dragged = this.dragged === `${lm.from}-${lm.to}`;
             this.dragged = null;
             const ms = dragged ? 0 : glideMs(steps, reducedMotion());
             s.pending = lm.result ? lm : null;
             if (lm.result) s.lastMove = { ...lm, result: null };
-            if (ms && this.view) {
+            if (ms && steps > 0 && this.view) {
               this.renderAll();
               this.view.glide(lm.from, lm.to, ms);
               hold = ms;
@@ -297,6 +307,7 @@ export class TableView {
       case 'observation': {
         const wasMine = this.isMyTurn();
         s.observation = f.observation;
+        if (Array.isArray(f.notes)) s.notes = f.notes;
         if (s.status === 'deploying' || s.status === 'waiting') s.status = 'playing';
         this.setClock(f.clock);
         s.selected = null;
@@ -350,7 +361,7 @@ export class TableView {
       case 'error':
         this.showMessage(serverMessage(f, { board: this.board }), 'error');
         // The squares the refusal names are outlined while the board is as it was refused.
-        s.refused = { squares: refusalSquares(f), layout: this.isDeploying() && s.cells ? D.toText(s.cells) : null, v: s.v ?? null };
+        s.refused = { squares: refusalSquares(f), layout: this.isDeploying() ? this.layoutText() : null, v: s.v ?? null };
         break;
       default:
         break;
@@ -482,19 +493,26 @@ export class TableView {
   /** A piece whose role this seat does not know and that is not its own: it takes a mark. */
   isMarkable(sq) {
     const s = this.s;
-    if (s.status !== 'playing' || !s.observation) return false;
+    // 标记 guesses are 军棋 roles (marks.js); land-sea-air shows arms and scout notes instead.
+    if (s.status !== 'playing' || !s.observation || this.lsa.active) return false;
     const p = (s.observation.pieces || []).find((x) => x.at === sq);
     return !!p && (!p.role || p.face_down) && (p.seat === null || p.seat === undefined || p.seat !== s.seat);
   }
 
   legal() {
+    if (this.lsa.active) return this.lsa.legal();
     const o = this.s.observation;
     if (!o || this.s.status !== 'playing' || this.s.seat === null) return [];
     return (o.legal_actions || []).map((a) => ({ text: a, ...parseAction(a) }));
   }
 
   isDeploying() {
-    return this.s.status === 'deploying' && this.s.seat !== null && this.s.cells;
+    return this.s.status === 'deploying' && this.s.seat !== null && !!(this.lsa.active ? this.lsa.layout : this.s.cells);
+  }
+
+  /** The layout in the editor as text (for matching a refusal to the layout it refused). */
+  layoutText() {
+    return this.lsa.active ? this.lsa.text() : this.s.cells ? D.toText(this.s.cells) : null;
   }
 
   localOf(sq) {
@@ -504,6 +522,7 @@ export class TableView {
   }
 
   canDrag(sq) {
+    if (this.isDeploying() && this.lsa.active) return this.lsa.canDrag(sq);
     if (this.isDeploying()) {
       const rc = this.localOf(sq);
       return !!(rc && this.s.cells[rc[0]][rc[1]]);
@@ -512,12 +531,17 @@ export class TableView {
   }
 
   onDragStart(sq) {
-    if (this.isDeploying()) this.s.deploySel = null;
+    if (this.isDeploying()) { this.s.deploySel = null; this.lsa.sel = null; }
     else this.s.selected = sq;
     this.renderBoard();
   }
 
   onDrag(from, to) {
+    if (this.lsa.active) {
+      if (this.isDeploying()) this.lsa.swap(from, to);
+      else this.lsa.onPlayDrag(from, to);
+      return;
+    }
     if (this.isDeploying()) {
       this.swapCells(from, to);
       return;
@@ -533,6 +557,11 @@ export class TableView {
 
   onSquare(sq) {
     const s = this.s;
+    if (this.lsa.active) {
+      if (this.isDeploying()) this.lsa.onDeploySquare(sq);
+      else if (s.status === 'playing') this.lsa.onPlaySquare(sq);
+      return;
+    }
     if (this.isDeploying()) {
       const rc = sq && this.localOf(sq);
       if (!rc) { s.deploySel = null; this.renderBoard(); return; }
@@ -618,6 +647,7 @@ export class TableView {
 
   boardPieces() {
     const s = this.s;
+    if (this.isDeploying() && this.lsa.active) return this.lsa.deployPieces();
     if (this.isDeploying()) {
       const topo = topology(this.board);
       const out = [];
@@ -633,6 +663,10 @@ export class TableView {
   renderBoard() {
     if (!this.view) return;
     const s = this.s;
+    if (this.isDeploying() && this.lsa.active) {
+      this.view.update(this.lsa.deployBoardState());
+      return;
+    }
     if (this.isDeploying()) {
       const problems = D.validate(s.cells, this.board, s.seat) || [];
       const topo = topology(this.board);
@@ -646,7 +680,8 @@ export class TableView {
     this.view.update({
       pieces: this.boardPieces(), selected: s.selected, targets, lastMove: s.lastMove, marks: [], refused,
       highlight: s.highlight || [], coords: this.coords, guesses: s.status === 'playing' ? this.marks?.marks || {} : {},
-      deduced: s.status === 'playing' ? this.analysis().deduced : {},
+      deduced: s.status === 'playing' ? this.analysis().deduced : {}, looks: [], notes: {},
+      ...(this.lsa.active ? this.lsa.playBoardState() : {}),
     });
   }
 
@@ -705,6 +740,7 @@ export class TableView {
       return;
     }
     el.hidden = false;
+    if (this.lsa.active) { this.lsa.renderDeploy(el); return; }
     const problems = D.validate(s.cells, this.board, s.seat);
     const text = D.toText(s.cells);
     const submittedNow = s.submitted && s.submitted === text;
@@ -782,6 +818,7 @@ export class TableView {
     this.renderRecent();
     this.renderTally();
     this.renderDead();
+    this.lsa.renderNotes(this.notesEl);
     this.renderMessage();
     if (!this.isDeploying()) this.deployEl.hidden = true;
   }
@@ -816,7 +853,7 @@ export class TableView {
       this.renderBoard();
       this.renderBar();
     }));
-    if (s.status === 'playing' && s.seat !== null && s.observation?.mode !== 'open') {
+    if (s.status === 'playing' && s.seat !== null && s.observation?.mode !== 'open' && !this.lsa.active) {
       parts.push(toggle('btn-mark', s.markMode, t('tb.mark'), () => {
         s.markMode = !s.markMode;
         if (s.markMode) this.showMessage(t('mark.modeOn'), '');
@@ -853,7 +890,7 @@ export class TableView {
     const el = this.recentEl;
     if (s.status !== 'playing' && s.status !== 'over') { el.hidden = true; return; }
     el.hidden = false;
-    const moves = s.log.filter((l) => l.ev && ['move', 'attack', 'flip'].includes(l.ev.kind)).slice(-5).reverse();
+    const moves = s.log.filter((l) => l.ev && ['move', 'attack', 'flip', 'landed', 'scout'].includes(l.ev.kind)).slice(-5).reverse();
     clear(el).append(h('h3', {}, t('recent.title')),
       moves.length
         ? h('ol', { class: 'recent-moves', id: 'recent-moves' }, moves.map((l) => {
@@ -869,7 +906,8 @@ export class TableView {
   analysis() {
     const s = this.s;
     const o = s.observation;
-    if (!o || !this.board) return { seats: [], deduced: {} };
+    // tally.js counts 军棋 roles; a land-sea-air enemy is told by its arm and scout notes.
+    if (!o || !this.board || this.lsa.active) return { seats: [], deduced: {} };
     return analyse({
       board: this.board, mode: o.mode, options: o.options || {}, viewer: s.seat,
       own: s.seat !== null ? this.ownCells() : null, history: s.history, observation: o,
@@ -881,7 +919,7 @@ export class TableView {
     const s = this.s;
     const el = this.tallyEl;
     const o = s.observation;
-    if (!o || !this.board || (s.status !== 'playing' && s.status !== 'over') || s.status === 'over') { el.hidden = true; return; }
+    if (!o || !this.board || s.status !== 'playing' || this.lsa.active) { el.hidden = true; return; }
     el.hidden = false;
     const rows = this.analysis().seats;
     // Not the viewer's own seat, nor a teammate's (RULES §7.2).
@@ -1106,6 +1144,7 @@ export class TableView {
     const o = s.observation;
     if (!o || !this.board) { el.hidden = true; return; }
     el.hidden = false;
+    if (this.lsa.active) { this.lsa.renderDead(el); return; }
     el.append(h('h3', {}, t('dead.title')));
     const lang = getLang();
     const told = this.analysis().seats;
