@@ -370,6 +370,29 @@ async fn a_person_plays_the_computer_to_the_end() {
     let (st, text) = ts.get(&format!("/api/games/{id}/record")).await;
     assert_eq!(st, 200);
     assert_eq!(text.as_str().unwrap(), over["record"].as_str().unwrap());
+    // 再来一局: a new land-sea-air table against the same computer, colours swapped.
+    c.send(&json!({"type": "rematch"})).await.unwrap();
+    let ready = c.recv_type("rematch_ready").await.unwrap();
+    assert_eq!(ready["seat"], 0, "{ready}");
+    let (st, again) = ts
+        .get(&format!("/api/tables/{}", ready["table"].as_str().unwrap()))
+        .await;
+    assert_eq!(st, 200, "{again}");
+    assert_eq!(again["board"], "land_sea_air", "{again}");
+    assert_eq!(again["seats"][1]["kind"], "bot");
+    let mut next = join(
+        &ts,
+        ready["table"].as_str().unwrap(),
+        ready["token"].as_str(),
+        None,
+    )
+    .await;
+    let sync = next
+        .recv_until(|f| f["type"] == "sync" && f["status"] == "deploying")
+        .await
+        .unwrap();
+    let layout = sync["deploy"]["suggested"].as_str().unwrap();
+    assert!(layout.contains("1="), "South's layout: {layout}");
     // The board has its own leaderboard, with the board's modes.
     let (st, board) = ts.get("/api/leaderboard?board=land_sea_air").await;
     assert_eq!(st, 200, "{board}");
