@@ -56,6 +56,9 @@ export const MODES = {
   three_player: ['dark', 'open'],
   four_player: ['dark', 'open', 'half_open'],
   six_player: ['dark', 'open', 'half_open'],
+  // 陆海空三军棋 (lsa-board.js) is not one of BOARDS, whose pages (rules, leaderboard) are the
+  // 军棋 boards'; the lobby offers it with these modes.
+  land_sea_air: ['dark', 'open'],
 };
 
 /** A six-player arm square: seat digit, then file and rank as on South's half (§2.5: `0b1`). */
@@ -387,6 +390,7 @@ export const TEAMS = {
   three_player: ['none'],
   four_player: ['alternate', 'opposite', 'none'],
   six_player: ['alternate', 'opposite', 'none'],
+  land_sea_air: ['none'],
 };
 
 /**

@@ -2,7 +2,8 @@
 // strength and move clock, the last choice remembered), join by code, the table list, recent
 // games and the create form (board, mode, teams, seat, house rules; the house-rule names explain
 // themselves on hover or tap). Boards the server does not list in GET /api/info are shown but
-// not offered. Messages are toasts (toast.js), so an old error never pushes the page down.
+// not offered. 陆海空三军棋 (land_sea_air) has its own 人机对战 button and a piece-set choice
+// (标准 / 台湾), and is a board of the create form. Messages are toasts (toast.js), so an old error never pushes the page down.
 import { h, clear } from './ui.js';
 import { t } from './i18n.js';
 import { api, saveSeatToken, ApiError } from './api.js';
@@ -13,8 +14,16 @@ import { ruleTip } from './help.js';
 // MODES: the modes of each board when the server does not say (GET /api/info "modes").
 import { BOARDS, SEATS, TEAMS, MODES } from './board.js';
 
-/** The 人机对战 button of each board (its id is `play-computer-<seats>`). */
-const PLAY_KEYS = { two_player: 'lobby.play2', three_player: 'lobby.play3', four_player: 'lobby.play4', six_player: 'lobby.play6' };
+/** The 人机对战 button of each board (its id is `play-computer-<seats>`, `play-computer-lsa`). */
+const PLAY_KEYS = { two_player: 'lobby.play2', three_player: 'lobby.play3', four_player: 'lobby.play4', six_player: 'lobby.play6', land_sea_air: 'lobby.playLsa' };
+
+/** The land-sea-air board: two seats, its piece sets (the option `piece_set`, default first). */
+const LSA = 'land_sea_air';
+const PIECE_SETS = ['seed', 'taiwan'];
+/** Every board a table can be made on: the 军棋 boards, then land-sea-air. */
+const TABLE_BOARDS = [...BOARDS, LSA];
+const seatsOf = (b) => SEATS[b] || 2;
+const playId = (b) => (b === LSA ? 'play-computer-lsa' : `play-computer-${SEATS[b]}`);
 
 /** Boards as a list in words (两人军棋、四国军棋 / two-player and four-player). */
 function boardList(boards) {
@@ -140,18 +149,22 @@ export class Lobby {
       CLOCKS.map((s) => h('option', { value: s }, s ? t('lobby.clockSeconds', { s }) : t('clock.none'))));
     this.clockSel.value = String(clocks);
     const hint = h('p', { class: 'muted small', id: 'pc-hint' });
-    const starts = BOARDS.map((b) => h('button', {
-      class: 'primary', id: `play-computer-${SEATS[b]}`, 'data-board': b, onclick: () => this.playComputer(b),
+    const starts = TABLE_BOARDS.map((b) => h('button', {
+      class: 'primary', id: playId(b), 'data-board': b, onclick: () => this.playComputer(b),
     }, t(PLAY_KEYS[b])));
+    // The land-sea-air piece set (standard 41 pieces, or the Taiwanese 30).
+    this.pieceSetSel = h('select', { id: 'pc-piece-set', 'aria-label': t('opt.piece_set') },
+      PIECE_SETS.map((v) => h('option', { value: v }, t(`opt.piece_set.${v}`))));
+    this.pieceSetSel.value = PIECE_SETS.includes(choice.piece_set) ? choice.piece_set : PIECE_SETS[0];
     // A board the server does not play yet is shown, disabled, and said once.
-    const unserved = BOARDS.filter((b) => !this.served(b));
+    const unserved = TABLE_BOARDS.filter((b) => !this.served(b));
     const servedHint = h('p', { class: 'muted small', id: 'pc-served', hidden: !unserved.length },
       unserved.length ? t('lobby.notServed', { boards: boardList(unserved) }) : '');
     // A mode some board lacks (翻棋, 双明) disables that board's button, and says which boards have it.
     const sync = () => {
       const m = this.chosenMode();
-      BOARDS.forEach((b, i) => { starts[i].disabled = !this.served(b) || !this.modesOf(b).includes(m) || !this.teamsFit(b, m); });
-      const served = BOARDS.filter((b) => this.served(b));
+      TABLE_BOARDS.forEach((b, i) => { starts[i].disabled = !this.served(b) || !this.modesOf(b).includes(m) || !this.teamsFit(b, m); });
+      const served = TABLE_BOARDS.filter((b) => this.served(b));
       const having = served.filter((b) => this.modesOf(b).includes(m));
       hint.textContent = [
         having.length && having.length < served.length ? t('lobby.modeOnly', { mode: t(`mode.${m}`), boards: boardList(having) }) : '',
@@ -164,13 +177,15 @@ export class Lobby {
     this.botSel?.addEventListener('change', () => this.remember());
     this.pcTeamsSel?.addEventListener('change', sync);
     this.clockSel.addEventListener('change', () => this.remember());
+    this.pieceSetSel.addEventListener('change', () => this.remember());
     const panel = h('section', { class: 'card vs-computer', id: 'vs-computer' },
       h('h2', {}, t('lobby.vsComputer')),
       h('div', { class: 'vs-fields' },
         h('div', { class: 'field' }, h('span', { class: 'field-name' }, t('lobby.mode')), modeBox),
         this.botSel ? h('label', { class: 'field' }, t('lobby.opponent'), this.botSel) : null,
         this.pcTeamsSel ? h('label', { class: 'field', id: 'pc-teams-field' }, t('lobby.pcTeams'), this.pcTeamsSel) : null,
-        h('label', { class: 'field' }, t('lobby.clock'), this.clockSel)),
+        h('label', { class: 'field' }, t('lobby.clock'), this.clockSel),
+        h('label', { class: 'field', id: 'pc-piece-set-field' }, `${t('board.land_sea_air')} · ${t('opt.piece_set')}`, this.pieceSetSel)),
       h('div', { class: 'big-buttons' }, ...starts),
       hint, servedHint);
     sync();
@@ -182,19 +197,24 @@ export class Lobby {
   /** The chosen teams if `board` takes a choice of them, else null (its only value). */
   chosenTeams(board) {
     const v = this.pcTeamsSel?.value;
-    return v && TEAMS[board].length > 1 && TEAMS[board].includes(v) ? v : null;
+    const values = TEAMS[board] || ['none'];
+    return v && values.length > 1 && values.includes(v) ? v : null;
   }
   /** Whether the chosen teams can be played on `board` in mode `m` (half-open needs teams). */
   teamsFit(board, m) {
     return !(m === 'half_open' && this.chosenTeams(board) === 'none');
   }
   remember() {
-    saveChoice({ mode: this.chosenMode(), bot: this.botSel?.value || null, move_seconds: Number(this.clockSel?.value) || 0, teams: this.pcTeamsSel?.value || null });
+    saveChoice({
+      mode: this.chosenMode(), bot: this.botSel?.value || null, move_seconds: Number(this.clockSel?.value) || 0,
+      teams: this.pcTeamsSel?.value || null, piece_set: this.pieceSetSel?.value || null,
+    });
   }
   async playComputer(board) {
     const mode = this.chosenMode();
     const body = { board, mode: this.modesOf(board).includes(mode) ? mode : 'dark', move_seconds: Number(this.clockSel?.value) || 0 };
-    if (this.botSel && this.botSel.value) body.bot = this.botSel.value;
+    if (this.botSel && this.botSel.value && this.botFits(board, this.botSel.value)) body.bot = this.botSel.value;
+    if (board === LSA && this.pieceSetSel?.value && this.pieceSetSel.value !== PIECE_SETS[0]) body.options = { piece_set: this.pieceSetSel.value };
     const teams = this.chosenTeams(board);
     // The board's default needs no option (and keeps the table's rules as short as they were).
     if (teams && teams !== TEAMS[board][0]) body.options = { teams };
@@ -206,6 +226,22 @@ export class Lobby {
     } catch (e) {
       this.fail(e);
     }
+  }
+
+  /**
+   * Whether a bot plays `board`: the levels play every board; a board with its own players
+   * (GET /api/info `bots_of`: land-sea-air's random, heuristic, search) takes only those, so a
+   * 军棋-only bot is left out and the server picks its default.
+   */
+  botFits(board, bot) {
+    const own = this.info.bots_of?.[board];
+    return !Array.isArray(own) || own.includes(bot) || (this.info.levels || []).includes(bot);
+  }
+
+  /** The bot of the create form's bot seats: the chosen strength if it plays `board`. */
+  tableBot(board) {
+    const v = this.botSel?.value || (this.info.bots || ['random'])[0];
+    return this.botFits(board, v) ? v : 'random';
   }
 
   // -------------------------------------------------------------------------------------------
@@ -235,7 +271,7 @@ export class Lobby {
     const info = this.info;
     // Every board; one the server does not play yet is listed but cannot be chosen.
     const boardSel = h('select', { id: 'create-board' },
-      BOARDS.map((b) => h('option', { value: b, disabled: !this.served(b) }, t(`board.${b}`))));
+      TABLE_BOARDS.map((b) => h('option', { value: b, disabled: !this.served(b) }, t(`board.${b}`))));
     const modeSel = h('select', { id: 'create-mode' });
     // Teams (RULES §7.2) on the boards that have a choice: four and six seats.
     const teamsSel = h('select', { id: 'create-teams', 'aria-label': t('opt.teams') });
@@ -245,7 +281,7 @@ export class Lobby {
     const fillModes = () => {
       const b = boardSel.value;
       const was = modeSel.value;
-      const alone = TEAMS[b].length > 1 && teamsSel.value === 'none';
+      const alone = (TEAMS[b] || []).length > 1 && teamsSel.value === 'none';
       const modes = this.modesOf(b).filter((m) => !(alone && m === 'half_open'));
       clear(modeSel).append(...modes.map((m) => h('option', { value: m }, t(`mode.${m}`))));
       if (modes.includes(was)) modeSel.value = was;
@@ -261,7 +297,7 @@ export class Lobby {
       clear(teamsSel).append(...choices.map((v) => h('option', { value: v }, t(`opt.teams.${v}`))));
       teamsField.hidden = choices.length < 2;
       fillModes();
-      const n = SEATS[b];
+      const n = seatsOf(b);
       clear(seatSel).append(...Array.from({ length: n }, (_, s) => h('option', { value: s }, t(`seat.${b}.${s}`))));
       const fillBots = () => {
         clear(botsBox).append(h('span', { class: 'muted' }, `${t('lobby.bots')}:`));
@@ -276,6 +312,13 @@ export class Lobby {
       if (choices.length > 1) optsBox.append(teamsField);
       // The option's name carries its explanation (ruleTip): not inside a <label>, so that a tap
       // on the name opens the explanation instead of the select.
+      if (b === LSA) {
+        // Land-sea-air takes its own options (LANDSEAAIR §9); the 军棋 house rules are not its.
+        optsBox.append(h('div', { class: 'field' }, h('span', { class: 'field-name' }, t('opt.piece_set')),
+          h('select', { 'data-lsa-option': 'piece_set', id: 'create-piece-set', 'aria-label': t('opt.piece_set') },
+            PIECE_SETS.map((v) => h('option', { value: v }, t(`opt.piece_set.${v}`))))));
+        return;
+      }
       for (const [name, values, only] of OPTION_CHOICES) {
         if (only && only !== b) continue;
         optsBox.append(h('div', { class: 'field' }, ruleTip(name),
@@ -299,10 +342,11 @@ export class Lobby {
         if (s.value !== def) options[s.dataset.option] = s.value;
       }
       for (const s of optsBox.querySelectorAll('[data-option-bool]')) if (s.value === 'true') options[s.dataset.optionBool] = true;
+      for (const s of optsBox.querySelectorAll('[data-lsa-option="piece_set"]')) if (s.value !== PIECE_SETS[0]) options.piece_set = s.value;
       // Teams, like every option, only when not the board's default (alternate).
-      if (TEAMS[b].length > 1 && teamsSel.value !== TEAMS[b][0]) options.teams = teamsSel.value;
+      if ((TEAMS[b] || []).length > 1 && teamsSel.value !== TEAMS[b][0]) options.teams = teamsSel.value;
       const bots = [...botsBox.querySelectorAll('[data-bot-seat]')].filter((c) => c.checked)
-        .map((c) => ({ seat: Number(c.dataset.botSeat), bot: this.botSel?.value || (info.bots || ['random'])[0] }));
+        .map((c) => ({ seat: Number(c.dataset.botSeat), bot: this.tableBot(b) }));
       const body = {
         board: b, mode: modeSel.value, options, move_seconds: Number(moveSecs.value) || 0,
         seat: Number(seatSel.value), bots, private: priv.checked,
