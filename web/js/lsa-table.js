@@ -220,16 +220,23 @@ export class LsaTable {
 
   /** 阵亡: a known seat's dead by name, a hidden seat's by arm (arms are public). */
   renderDead(el) {
-    const o = this.s.observation;
-    const lang = getLang();
-    el.append(h('h3', {}, t('dead.title')));
-    for (const f of lsaFallen(o)) {
-      const colour = SEAT_COLOURS[LSA_BOARD][f.seat];
-      const chips = f.known.map((r) => h('span', { class: 'chip', style: { background: colour } }, roleName(r, lang)));
-      const arms = Object.entries(f.byArm).map(([arm, n]) => h('span', { class: 'chip muted', 'data-arm': arm }, t('lsa.dead.byArm', { arm: t(`lsa.arm.${arm}`), n })));
-      el.append(h('div', { class: 'seat-dead', 'data-seat': f.seat, 'data-count': f.known.length + f.unknown },
-        h('strong', {}, `${seatName(LSA_BOARD, f.seat)}:`),
-        chips.length || arms.length ? [...chips, ...arms] : h('span', { class: 'muted' }, t('dead.none'))));
-    }
+    renderLsaDead(el, this.s.observation);
+  }
+}
+
+/**
+ * The dead panel of a land-sea-air view, into `el`: each seat's fallen by role where they are
+ * known, else by arm. The table and the replay viewer draw it alike.
+ */
+export function renderLsaDead(el, view) {
+  const lang = getLang();
+  el.append(h('h3', {}, t('dead.title')));
+  for (const f of lsaFallen(view)) {
+    const colour = SEAT_COLOURS[LSA_BOARD][f.seat];
+    const chips = f.known.map((r) => h('span', { class: 'chip', style: { background: colour } }, roleName(r, lang)));
+    const arms = Object.entries(f.byArm).map(([arm, n]) => h('span', { class: 'chip by-arm', 'data-arm': arm, style: { color: colour, borderColor: colour } }, t('lsa.dead.byArm', { arm: t(`lsa.arm.${arm}`), n })));
+    el.append(h('div', { class: 'seat-dead', 'data-seat': f.seat, 'data-count': f.known.length + f.unknown },
+      h('strong', {}, `${seatName(LSA_BOARD, f.seat)}:`),
+      chips.length || arms.length ? [...chips, ...arms] : h('span', { class: 'muted' }, t('dead.none'))));
   }
 }

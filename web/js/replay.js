@@ -10,6 +10,8 @@ import { serverMessage } from './errors.js';
 import { playerLink, linkKey } from './player.js';
 import { topology, movePath, SEATS } from './board.js';
 import { glideMs } from './queue.js';
+import { LSA_BOARD } from './lsa-board.js';
+import { renderLsaDead } from './lsa-table.js';
 
 export class ReplayView {
   constructor(root, gameId) {
@@ -109,7 +111,8 @@ export class ReplayView {
     const lm = i === this.i + 1 && !gliding ? lastMoveOf(this.data.steps[i - 1].events) : null;
     const reduce = !!globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
     let ms = 0;
-    if (lm?.from && this.view) {
+    // Land-sea-air moves are drawn at once: planes fly and ships sail off the rails' paths.
+    if (lm?.from && this.view && this.board !== LSA_BOARD) {
       const pos = this.positionAt(this.i);
       const occupied = new Set((pos.pieces || []).map((p) => p.at));
       const topo = topology(this.board, (this.data.start?.options?.middle_crossing || 'rail') !== 'road');
@@ -140,6 +143,11 @@ export class ReplayView {
     for (const li of this.stepsEl.children) li.classList.toggle('current', Number(li.dataset.i) === i);
     const cur = this.stepsEl.querySelector('.current');
     if (cur && cur.scrollIntoView) cur.scrollIntoView({ block: 'nearest' });
+    if (this.board === LSA_BOARD) {
+      renderLsaDead(clear(this.deadEl), pos);
+      if (i === this.total) this.stopPlay();
+      return;
+    }
     const lang = getLang();
     clear(this.deadEl).append(h('h3', {}, t('dead.title')));
     for (const f of fallen(pos, SEATS[this.board] || 2)) {
