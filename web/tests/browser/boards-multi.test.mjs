@@ -226,7 +226,7 @@ test('the lobby offers three- and six-player games and the teams choice (a serve
     await page.route('**/api/info', (route) => route.fulfill({
       json: {
         ...info,
-        boards: ['two_player', 'three_player', 'four_player', 'six_player'],
+        boards: ['two_player', 'three_player', 'four_player', 'six_player', 'land_sea_air'],
         modes: { ...info.modes, three_player: ['dark', 'open'], six_player: ['dark', 'open', 'half_open'] },
       },
     }));
@@ -247,7 +247,7 @@ test('the lobby offers three- and six-player games and the teams choice (a serve
     await page.reload();
     await page.waitForSelector('#play-computer-6');
     assert.equal(await page.locator('#pc-served').isHidden(), true);
-    assert.deepEqual(await page.$$eval('.big-buttons button', (els) => els.map((e) => e.id)), ['play-computer-2', 'play-computer-3', 'play-computer-4', 'play-computer-6']);
+    assert.deepEqual(await page.$$eval('.big-buttons button', (els) => els.map((e) => e.id)), ['play-computer-2', 'play-computer-3', 'play-computer-4', 'play-computer-6', 'play-computer-lsa']);
     assert.equal(await page.locator('#play-computer-3').textContent(), '人机对战（三国）');
     assert.equal(await page.locator('#play-computer-6').textContent(), '人机对战（六国）');
     assert.equal(await page.locator('#play-computer-3').isDisabled(), false);

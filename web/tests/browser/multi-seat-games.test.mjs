@@ -47,6 +47,8 @@ async function playToTheEnd(page, seat, seed, limitMs) {
   let moves = 0;
   let longestWait = 0;
   let waitStart = Date.now();
+  let lastProgress = Date.now();
+  let stalls = 0;
   for (;;) {
     assert.ok(Date.now() - start < limitMs, `the game did not end within ${limitMs} ms (${moves} moves)`);
     const state = await page.evaluate(() => ({
@@ -73,16 +75,27 @@ async function playToTheEnd(page, seat, seed, limitMs) {
       if (!targets.length) continue;
       const before = await page.locator('#log li').count();
       await clickSquare(targets[Math.floor(random() * targets.length)]);
-      await page.waitForFunction((n) => document.querySelectorAll('#log li').length > n
-        || document.querySelector('#status')?.dataset.status === 'over', before, { timeout: 15000 });
-      moved = true;
+      // The move is announced, or the game ends, or the turn passes on. A click that made no
+      // move (a stale target after a redraw) is retried by the loop, not counted as a failure,
+      // unless nothing at all happens for a minute.
+      moved = await page.waitForFunction((n) => document.querySelectorAll('#log li').length > n
+        || document.querySelector('#status')?.dataset.status === 'over'
+        || !document.querySelector('.status-line.mine'), before, { timeout: 15000 }).then(() => true, () => false);
+      if (!moved) {
+        stalls += 1;
+        await page.screenshot({ path: path.join(ARTIFACTS, `stall-${seat}-${stalls}.png`) });
+        assert.ok(Date.now() - lastProgress < 60000, `no move was made for a minute (${moves} moves, ${stalls} stalls)`);
+      }
       break;
     }
     // No piece with a move: the turn is skipped by the referee (blocked), so just wait.
-    if (moved) moves += 1;
+    if (moved) {
+      moves += 1;
+      lastProgress = Date.now();
+    }
     waitStart = Date.now();
   }
-  return { moves, longestWait, ms: Date.now() - start };
+  return { moves, longestWait, stalls, ms: Date.now() - start };
 }
 
 async function startAgainstComputers(page, board, bot) {
@@ -113,8 +126,8 @@ for (const [board, seats, squares, screen] of [
     assert.equal(await page.locator('.seat-row').count(), seats);
     await page.waitForFunction((n) => document.querySelectorAll('.piece').length === n, 25 * seats);
     if (board === 'six_player') await page.screenshot({ path: path.join(ARTIFACTS, 'table-six-game.png') });
-    const played = await playToTheEnd(page, 0, board === 'six_player' ? 6 : 3, 600000);
-    console.log(`${board}: ${played.moves} moves by the person in ${played.ms} ms; longest wait for a turn ${played.longestWait} ms`);
+    const played = await playToTheEnd(page, 0, board === 'six_player' ? 6 : 3, 270000);
+    console.log(`${board}: ${played.moves} moves by the person in ${played.ms} ms; longest wait for a turn ${played.longestWait} ms; ${played.stalls} clicks that made no move`);
     assert.ok(played.moves > 0);
     const outcome = await page.locator('#outcome').textContent();
     assert.ok(outcome.trim().length > 0, 'the outcome is shown');
