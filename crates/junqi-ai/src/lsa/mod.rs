@@ -12,6 +12,7 @@ pub mod heuristic;
 pub mod layout;
 pub mod registry;
 pub mod search;
+pub mod threat;
 
 pub use arena::{
     play_game, run_match, score, LsaBotFactory, LsaMatchConfig, LsaMatchGame, LsaMatchReport,

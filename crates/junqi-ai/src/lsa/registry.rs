@@ -19,7 +19,7 @@ pub fn level_spec(spec: &str) -> &str {
 
 /// A factory for the player `spec` names: `random`, `heuristic`, `search`, a level
 /// ([`level_spec`]), or a tuned search player `search@key=value,…` with keys `candidates`, `depth`, `nodes` (the default
-/// budget's nodes) and `prior` (see [`LsaSearchParams`]).
+/// budget's nodes), `prior`, `guard` and `defend` (see [`LsaSearchParams`]).
 pub fn bot_by_spec(spec: &str) -> Result<LsaBotFactory, String> {
     match level_spec(spec) {
         "random" => return Ok(Box::new(|| Box::new(LsaRandomBot::default()))),
@@ -44,9 +44,11 @@ pub fn bot_by_spec(spec: &str) -> Result<LsaBotFactory, String> {
             "depth" => p.depth = v.parse().map_err(|e| bad(&e))?,
             "nodes" => p.default_nodes = v.parse().map_err(|e| bad(&e))?,
             "prior" => p.prior = v.parse().map_err(|e| bad(&e))?,
+            "guard" => p.guard = v.parse().map_err(|e| bad(&e))?,
+            "defend" => p.defend = v.parse().map_err(|e| bad(&e))?,
             _ => {
                 return Err(format!(
-                    "no search setting {k:?} (candidates, depth, nodes, prior)"
+                    "no search setting {k:?} (candidates, depth, nodes, prior, guard, defend)"
                 ))
             }
         }

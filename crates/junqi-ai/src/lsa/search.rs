@@ -17,11 +17,12 @@
 use super::bot::LsaBot;
 use super::heuristic::{worth, LsaHeuristicBot};
 use super::layout::guarded_layout;
+use super::threat::{moves_to_flag, Approach, FAR};
 use crate::{BotError, Budget};
 use junqi_core::lsa::board::SQUARES;
 use junqi_core::lsa::{
     resolve, start_squares, Action, ActionList, Arm, Combatant, Deployment, Event, Options,
-    Position, Role, Side, SquareSet, Status, View, ROLES,
+    Position, Role, Side, Square, SquareSet, Status, View, ROLES,
 };
 use junqi_core::AttackResult;
 use rand::{Rng, SeedableRng};
@@ -42,7 +43,21 @@ pub struct LsaSearchParams {
     pub default_nodes: u64,
     /// The share of the heuristic's price in a candidate's value.
     pub prior: f64,
+    /// How much a candidate pays for leaving an enemy piece few moves from our flag (a scale
+    /// on [`THREAT_COST`]; 0 prices no threat).
+    pub guard: f64,
+    /// How many actions against intruders (attacks on them, moves onto squares near our flag)
+    /// join the candidates when an enemy piece is near our flag.
+    pub defend: usize,
 }
+
+/// What leaving an intruder `d` moves from our flag costs a candidate, by `d` (material
+/// units; [`GAME`] is the game). One move: it can take the flag now; two: we have one move to
+/// answer; three and four: we have time, but it is walking in.
+const THREAT_COST: [f64; 5] = [0.0, 40.0, 20.0, 8.0, 3.0];
+
+/// How many moves from our flag an enemy piece is an intruder.
+const INTRUDER_RANGE: u8 = 4;
 
 impl Default for LsaSearchParams {
     fn default() -> Self {
@@ -51,6 +66,8 @@ impl Default for LsaSearchParams {
             depth: 12,
             default_nodes: 40_000,
             prior: 0.5,
+            guard: 1.0,
+            defend: 8,
         }
     }
 }
@@ -227,7 +244,14 @@ impl LsaSearchBot {
 
     /// Play `action` in `world`, then a rollout; the material gained for `me`, and the nodes
     /// stepped.
-    fn playout(&mut self, world: &Position, root: &Marks, action: Action, me: Side) -> (f64, u64) {
+    fn playout(
+        &mut self,
+        world: &Position,
+        root: &Marks,
+        watch: Option<&Watch>,
+        action: Action,
+        me: Side,
+    ) -> (f64, u64) {
         let base = Self::value(world, me);
         let mut pos = world.clone();
         if pos.apply(action).is_err() {
@@ -235,6 +259,7 @@ impl LsaSearchBot {
             // never refuses an action the view allows; if one did, the action is not searched.
             return (f64::NEG_INFINITY, 1);
         }
+        let threat = watch.map_or(0.0, |w| self.params.guard * w.cost(&pos, me));
         let mut marks = root.clone();
         marks.follow(action, &pos, world.to_move());
         let mut nodes = 1;
@@ -252,7 +277,62 @@ impl LsaSearchBot {
             marks.follow(a, &pos, mover);
             nodes += 1;
         }
-        (Self::value(&pos, me) - base, nodes)
+        (Self::value(&pos, me) - base - threat, nodes)
+    }
+}
+
+/// The intruders of a decision: enemy pieces that the seat's own picture ([`Approach`]) puts
+/// within [`INTRUDER_RANGE`] moves of its flag.
+struct Watch {
+    flag: Square,
+    intruders: Vec<Square>,
+}
+
+impl Watch {
+    /// The watch for `view`'s seat, with the picture it was found from; `None` when the flag is
+    /// gone or no enemy piece is near it.
+    fn of(view: &View, me: Side, options: &Options) -> Option<(Watch, Approach)> {
+        let flag = view
+            .pieces
+            .iter()
+            .find(|p| p.side == me && p.role == Some(Role::Flag))?
+            .at;
+        let mut occupant = [None; junqi_core::lsa::board::SQUARES];
+        for p in &view.pieces {
+            occupant[p.at.index()] = Some(p.side);
+        }
+        let approach = Approach::new(flag, me, options.rail_max, |s| occupant[s.index()]);
+        let intruders: Vec<Square> = view
+            .pieces
+            .iter()
+            .filter(|p| p.side != me)
+            .filter(|p| {
+                // A piece at sea threatens only if it can land (a battleship or cruiser).
+                let stand_in = match p.arm {
+                    Arm::Sea => Role::Battleship,
+                    _ => Role::Marshal,
+                };
+                approach.from_piece(me.other(), p.at, stand_in) <= INTRUDER_RANGE
+            })
+            .map(|p| p.at)
+            .collect();
+        (!intruders.is_empty()).then_some((Watch { flag, intruders }, approach))
+    }
+
+    /// What the intruders' walk costs in `pos` (a sampled world after our action, the enemy
+    /// to move): each intruder, with its sampled role, priced by the moves it needs.
+    fn cost(&self, pos: &Position, me: Side) -> f64 {
+        self.intruders
+            .iter()
+            .map(|&s| {
+                let d = moves_to_flag(pos, me, self.flag, s, INTRUDER_RANGE);
+                if d == FAR {
+                    0.0
+                } else {
+                    THREAT_COST[usize::from(d).min(THREAT_COST.len() - 1)]
+                }
+            })
+            .sum()
     }
 }
 
@@ -287,7 +367,31 @@ impl LsaBot for LsaSearchBot {
         if ranked.len() == 1 || ranked[0].0 >= 500.0 {
             return Ok(ranked[0].1);
         }
-        ranked.truncate(self.params.candidates.max(2));
+        let watch = if self.params.guard > 0.0 || self.params.defend > 0 {
+            Watch::of(view, self.side, &self.options)
+        } else {
+            None
+        };
+        let keep = self.params.candidates.max(2);
+        if let Some((w, approach)) = &watch {
+            // Answers to intruders join the candidates: attacks on them, and moves onto the
+            // squares near the flag where a defender blocks their way. The heuristic prices
+            // neither (it sees one ply), so they are rarely among its best.
+            let mut extra = 0;
+            let mut i = keep;
+            while i < ranked.len() && extra < self.params.defend {
+                let to = ranked[i].1.to();
+                if w.intruders.contains(&to) || approach.at(to) <= 2 {
+                    ranked.swap(keep + extra, i);
+                    extra += 1;
+                }
+                i += 1;
+            }
+            ranked.truncate(keep + extra);
+        } else {
+            ranked.truncate(keep);
+        }
+        let watch = watch.map(|(w, _)| w).filter(|_| self.params.guard > 0.0);
         let budget = if budget == Budget::default() {
             Budget::Nodes(self.params.default_nodes)
         } else {
@@ -313,7 +417,7 @@ impl LsaBot for LsaSearchBot {
                 break;
             };
             for (i, &(_, action)) in ranked.iter().enumerate() {
-                let (v, n) = self.playout(&world, &marks, action, self.side);
+                let (v, n) = self.playout(&world, &marks, watch.as_ref(), action, self.side);
                 sums[i] += v;
                 nodes += n;
             }
@@ -486,6 +590,57 @@ mod tests {
                 "seed {seed} {budget:?}"
             );
         }
+    }
+
+    /// An enemy piece two moves from an open flag is an intruder; a candidate that takes it
+    /// pays nothing for it, one that leaves it pays the two-move price, and a wall of
+    /// landmines leaves a captain no way in.
+    #[test]
+    fn intruders_are_found_and_priced() {
+        use junqi_core::lsa::{Observer, Piece};
+        let sq = |n: &str| Square::parse(n).unwrap();
+        let position = |walls: bool| {
+            let mut pieces = vec![
+                (sq("e1"), Piece::new(Side::South, Role::Flag)),
+                (sq("f3"), Piece::new(Side::South, Role::Tank)),
+                (sq("a3"), Piece::new(Side::South, Role::Captain)),
+                (sq("e3"), Piece::new(Side::North, Role::Captain)),
+                (sq("e15"), Piece::new(Side::North, Role::Flag)),
+                (sq("a14"), Piece::new(Side::North, Role::Major)),
+            ];
+            if walls {
+                for s in ["d1", "f1", "e2"] {
+                    pieces.push((sq(s), Piece::new(Side::South, Role::Landmine)));
+                }
+            }
+            Position::from_pieces(Options::default(), Side::South, &pieces).unwrap()
+        };
+        let pos = position(false);
+        let view = pos.view(Mode::Dark, Observer::Seat(Side::South));
+        let (watch, approach) = Watch::of(&view, Side::South, &Options::default()).unwrap();
+        assert_eq!(watch.intruders, vec![sq("e3")]);
+        assert_eq!(approach.at(sq("e3")), 2);
+        let after = |action: &str| {
+            let mut p = pos.clone();
+            let a = junqi_core::lsa::notation::action_from_text(&p, action).unwrap();
+            p.apply(a).unwrap();
+            watch.cost(&p, Side::South)
+        };
+        assert_eq!(after("f3-e3"), 0.0, "the tank takes the captain");
+        assert_eq!(
+            after("a3-a4"),
+            THREAT_COST[2],
+            "the captain is left two moves out"
+        );
+        // Walled, the seat's own picture still sees the captain (it might beat a landmine,
+        // for all the seat knows of it), but the sampled captain cannot pass one.
+        let walled = position(true);
+        let view = walled.view(Mode::Dark, Observer::Seat(Side::South));
+        let (watch, _) = Watch::of(&view, Side::South, &Options::default()).unwrap();
+        let mut p = walled.clone();
+        let a = junqi_core::lsa::notation::action_from_text(&p, "a3-a4").unwrap();
+        p.apply(a).unwrap();
+        assert_eq!(watch.cost(&p, Side::South), 0.0);
     }
 
     /// The same seed and node budget give the same game.
