@@ -277,30 +277,8 @@ mod tests {
     /// a tank passes an officer, an officer does not pass a tank.
     #[test]
     fn pieces_of_ours_are_passed_only_by_beating_them() {
-        let walled = |intruder: &str| {
-            build(
-                Options::default(),
-                Side::North,
-                &[
-                    ("e1", "S:flag"),
-                    ("d1", "S:landmine"),
-                    ("f1", "S:landmine"),
-                    ("e2", "S:landmine"),
-                    ("e3", intruder),
-                    ("a14", "S:captain"),
-                ],
-            )
-        };
-        let flag = sq("e1");
-        assert_eq!(
-            moves_to_flag(&walled("N:marshal"), Side::South, flag, sq("e3"), 6),
-            FAR
-        );
-        assert_eq!(
-            moves_to_flag(&walled("N:engineer"), Side::South, flag, sq("e3"), 6),
-            2
-        );
-        let guarded = |intruder: &str, guard: &str| {
+        // The flag on e1 with landmines on d1 and f1, `guard` on e2 and `intruder` on e3.
+        let position = |guard: &str, intruder: &str| {
             build(
                 Options::default(),
                 Side::North,
@@ -314,30 +292,23 @@ mod tests {
                 ],
             )
         };
-        assert_eq!(
-            moves_to_flag(
-                &guarded("N:tank", "S:marshal"),
-                Side::South,
-                flag,
-                sq("e3"),
-                6
-            ),
-            2
-        );
-        assert_eq!(
-            moves_to_flag(
-                &guarded("N:marshal", "S:tank"),
-                Side::South,
-                flag,
-                sq("e3"),
-                6
-            ),
-            FAR
-        );
-        // The seat's own picture counts every piece of ours as passable.
-        let p = guarded("N:marshal", "S:tank");
-        let view = Approach::new(flag, Side::South, 3, |s| p.at(s).map(|q| q.side()));
-        assert_eq!(view.at(sq("e3")), 2);
+        let flag = sq("e1");
+        for (guard, intruder, moves) in [
+            ("S:landmine", "N:marshal", FAR),
+            ("S:landmine", "N:engineer", 2),
+            ("S:marshal", "N:tank", 2),
+            ("S:tank", "N:marshal", FAR),
+        ] {
+            let p = position(guard, intruder);
+            assert_eq!(
+                moves_to_flag(&p, Side::South, flag, sq("e3"), 6),
+                moves,
+                "{intruder} against {guard}"
+            );
+            // The seat's own picture counts every piece of ours as passable.
+            let view = Approach::new(flag, Side::South, 3, |s| p.at(s).map(|q| q.side()));
+            assert_eq!(view.at(sq("e3")), 2);
+        }
     }
 
     /// A battleship on an anchor lands on the coast, then walks; a destroyer never lands.
