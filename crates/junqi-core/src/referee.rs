@@ -272,6 +272,32 @@ impl Position {
     /// Apply an action known to be legal (one from [`Position::legal_actions`]). Allocates
     /// nothing; events go to `events` (`&mut ()` drops them).
     pub fn play_unchecked(&mut self, action: Action, ev: &mut impl EventSink) {
+        self.play_unchecked_into(action, ev, None);
+    }
+
+    /// [`Position::play_unchecked`], and `legal` (cleared first) then holds the legal actions of
+    /// the new position, as [`Position::legal_actions_into`] lists them (none once the game is
+    /// over). The referee looks for a legal action of the next seat anyway (to pass the turn,
+    /// RULES §7.1 step 5): here that search lists them all, so they are generated once.
+    pub fn play_unchecked_collect(
+        &mut self,
+        action: Action,
+        ev: &mut impl EventSink,
+        legal: &mut ActionList,
+    ) {
+        legal.clear();
+        self.play_unchecked_into(action, ev, Some(legal));
+        if self.outcome.is_some() {
+            legal.clear();
+        }
+    }
+
+    fn play_unchecked_into(
+        &mut self,
+        action: Action,
+        ev: &mut impl EventSink,
+        legal: Option<&mut ActionList>,
+    ) {
         let mover = self.to_move;
         let mut step = Step::default();
         let reset_quiet = match action {
@@ -281,7 +307,7 @@ impl Position {
             }
             Action::Move { from, to } => self.move_piece(mover, from, to, ev, &mut step),
         };
-        self.finish_ply(mover, reset_quiet, ev, &mut step);
+        self.finish_ply(mover, reset_quiet, ev, &mut step, legal);
     }
 
     /// Steps 2 to 5 of the referee's step, once the action of `mover` is resolved: count the
@@ -293,6 +319,7 @@ impl Position {
         reset_quiet: bool,
         ev: &mut impl EventSink,
         step: &mut Step,
+        legal: Option<&mut ActionList>,
     ) {
         // Step 2: count the ply.
         // Saturating: a hand-written position may start with counters near the limit of u32.
@@ -306,7 +333,7 @@ impl Position {
         self.eliminate_immobile(ev, step);
         // Steps 4 and 5.
         if !self.end_check(Some(mover), true, step) {
-            self.pass_turn(mover, ev, step);
+            self.pass_turn(mover, ev, step, legal);
         }
     }
 
@@ -316,7 +343,7 @@ impl Position {
     /// see the outcome of (which piece a face-down square holds is a chance event, not a
     /// choice). Only for a running game.
     pub fn pass_as_flip_unchecked(&mut self, ev: &mut impl EventSink) {
-        self.finish_ply(self.to_move, true, ev, &mut Step::default());
+        self.finish_ply(self.to_move, true, ev, &mut Step::default(), None);
     }
 
     fn flip(&mut self, mover: Seat, at: Square, ev: &mut impl EventSink) {
@@ -621,15 +648,33 @@ impl Position {
     }
 
     /// Step 5: pass the turn to the next seat still in the game that can act, eliminating or
-    /// skipping blocked seats on the way (and ending the game if that decides it).
-    fn pass_turn(&mut self, from: Seat, ev: &mut impl EventSink, step: &mut Step) {
+    /// skipping blocked seats on the way (and ending the game if that decides it). With
+    /// `legal`, the search for the next seat's action lists them all there (empty if none).
+    fn pass_turn(
+        &mut self,
+        from: Seat,
+        ev: &mut impl EventSink,
+        step: &mut Step,
+        mut legal: Option<&mut ActionList>,
+    ) {
         let mut cur = from;
         loop {
             let mut next = self.next_seat(cur);
             while self.is_eliminated(next) {
                 next = self.next_seat(next);
             }
-            if self.has_legal_action(next) {
+            let can_act = match legal.as_deref_mut() {
+                Some(list) => {
+                    list.clear();
+                    let _ = for_each_action(self, next, &mut |a| {
+                        list.push(a);
+                        ControlFlow::Continue(())
+                    });
+                    !list.is_empty()
+                }
+                None => self.has_legal_action(next),
+            };
+            if can_act {
                 self.to_move = next;
                 return;
             }
@@ -660,7 +705,7 @@ impl Position {
         let mut step = Step::default();
         self.skip(seat, SkipReason::Timeout, ev, &mut step);
         if !self.end_check(None, false, &step) {
-            self.pass_turn(seat, ev, &mut step);
+            self.pass_turn(seat, ev, &mut step, None);
         }
         Ok(())
     }
@@ -721,7 +766,7 @@ impl Position {
         let mut step = Step::default();
         self.eliminate(seat, reason, ev, &mut step);
         if !self.end_check(None, false, &step) && self.to_move == seat {
-            self.pass_turn(seat, ev, &mut step);
+            self.pass_turn(seat, ev, &mut step, None);
         }
         Ok(())
     }
@@ -774,5 +819,66 @@ impl Step {
             .filter_map(|(_, o)| *o)
             .max_by_key(|&(order, _)| order)
             .map(|(_, reason)| reason)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::options::{Options, Rules};
+    use crate::position::Position;
+    use crate::types::{BoardKind, Mode};
+    use rand::{Rng, SeedableRng};
+    use serde_json::json;
+
+    /// `play_unchecked_collect` plays as `play_unchecked` does and lists what
+    /// `legal_actions_into` lists afterwards, on every board and mode and under the options that
+    /// change who may act (blocked seats, carried flags, forbidden attacks, short games).
+    #[test]
+    fn collect_lists_the_legal_actions() {
+        let extra: [&[(&str, serde_json::Value)]; 4] = [
+            &[],
+            &[("blocked", json!("skip")), ("landmine", json!("both_die"))],
+            &[
+                ("win_by_flag", json!("carry_home")),
+                ("engineer_scout", json!(true)),
+            ],
+            &[
+                ("losing_attacks", json!("forbidden")),
+                ("rail_turns", json!("any")),
+                ("quiet_plies", json!(12)),
+            ],
+        ];
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let (mut legal, mut events_a, mut events_b) = (Vec::new(), Vec::new(), Vec::new());
+        for board in BoardKind::ALL {
+            for mode in Mode::ALL {
+                for opts in extra {
+                    let mut options = Options::defaults(board, mode);
+                    if opts.iter().any(|(k, v)| options.set(k, v).is_err()) {
+                        continue;
+                    }
+                    let Ok(rules) = Rules::new(board, mode, options) else {
+                        continue;
+                    };
+                    for _ in 0..3 {
+                        let mut a = Position::random_start(rules, &mut rng);
+                        let mut b = a.clone();
+                        let mut list = a.legal_actions();
+                        while !list.is_empty() {
+                            let act = list[rng.gen_range(0..list.len())];
+                            events_a.clear();
+                            events_b.clear();
+                            a.play_unchecked(act, &mut events_a);
+                            b.play_unchecked_collect(act, &mut events_b, &mut legal);
+                            assert_eq!(a, b);
+                            assert_eq!(events_a, events_b);
+                            list = a.legal_actions();
+                            assert_eq!(legal, list, "{board} {mode}");
+                        }
+                        assert!(a.is_over());
+                    }
+                }
+            }
+        }
     }
 }
