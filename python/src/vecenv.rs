@@ -10,12 +10,15 @@ use numpy::{
 use pyo3::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// One game of the batch.
 struct Slot {
     pos: Position,
     hist: History,
     rng: ChaCha8Rng,
+    /// The legal actions of the position (the referee's order), written with the mask.
     buf: Vec<Action>,
     events: Vec<junqi_core::Event>,
     /// The ids set in this game's row of `mask`, cleared before the next write.
@@ -59,7 +62,11 @@ struct Out<'a> {
 pub struct VecEnv {
     rules: Rules,
     slots: Vec<Slot>,
-    threads: usize,
+    /// The batch's own threads (none for one thread: everything on the caller's), started
+    /// with the batch so a step pays no thread start, and apart from any other pool.
+    pool: Option<rayon::ThreadPool>,
+    /// Games per item of work handed to the pool's threads.
+    block: usize,
     with_obs: bool,
     squares: usize,
     planes: usize,
@@ -103,11 +110,14 @@ const INCREMENTAL_SEATS: usize = 2;
 /// are cleared (a row of the mask is all zeros but for them), so the 3 660 bytes (two-player)
 /// of a mask row are not swept each step. Two-player, the planes of both seats are kept in the
 /// slot and updated only at the squares a step touched (the same planes as a fresh write: the
-/// tests check it); the seat to move's are copied out.
+/// tests check it); the seat to move's are copied out. With `listed`, `Slot::buf` already holds
+/// the position's legal actions ([`Position::play_unchecked_collect`]); otherwise they are
+/// generated here.
 fn write_slot(
     s: &mut Slot,
     with_obs: bool,
     how: Planes,
+    listed: bool,
     obs: &mut [u8],
     mask: &mut [bool],
     to_move: &mut i64,
@@ -136,8 +146,10 @@ fn write_slot(
         mask[i as usize] = false;
     }
     s.mask_ones.clear();
-    s.buf.clear();
-    s.pos.legal_actions_into(&mut s.buf);
+    if !listed {
+        s.buf.clear();
+        s.pos.legal_actions_into(&mut s.buf);
+    }
     let n = s.pos.topology().len();
     for &a in &s.buf {
         let id = planes::action_id(n, a);
@@ -146,13 +158,40 @@ fn write_slot(
     }
 }
 
+/// One item of work: a block of consecutive games with their output rows.
+struct Block<'a> {
+    first: usize,
+    slots: &'a mut [Slot],
+    obs: &'a mut [u8],
+    mask: &'a mut [bool],
+    rewards: &'a mut [f32],
+    dones: &'a mut [bool],
+    to_move: &'a mut [i64],
+}
+
+/// Games per block of work: small enough that the threads share a batch evenly however
+/// late one of them starts, large enough that taking a block costs nothing in comparison.
+fn block_size(n: usize, threads: usize) -> usize {
+    (n / (threads * 8)).clamp(1, 32)
+}
+
+/// Run `f` on every item, on the batch's pool (each thread taking the next item as it finishes
+/// one, so a thread slowed by other work on the machine takes fewer) or, without one, here.
+fn run_each<T: Send>(pool: Option<&rayon::ThreadPool>, items: &mut [T], f: impl Fn(&mut T) + Sync) {
+    match pool {
+        Some(pool) => pool.install(|| items.par_iter_mut().with_max_len(1).for_each(&f)),
+        None => items.iter_mut().for_each(f),
+    }
+}
+
 impl VecEnv {
-    /// Run `f` over every slot with its output slices, on `threads` threads.
+    /// Run `f` over every slot with its output slices, on the pool's threads (blocks of
+    /// `self.block` games, each thread taking the next block as it finishes one).
     fn for_chunks<F>(&mut self, py: Python<'_>, f: F)
     where
         F: Fn(usize, &mut Slot, Out<'_>) + Sync,
     {
-        let (n, c, a) = (self.slots.len(), self.planes * self.squares, self.actions);
+        let (c, a) = (self.planes * self.squares, self.actions);
         let seats = self.rules.seats();
         let with_obs = self.with_obs;
         let mut obs_rw = self.obs.bind(py).readwrite();
@@ -165,58 +204,52 @@ impl VecEnv {
         let rewards = rew_rw.as_slice_mut().unwrap();
         let dones = done_rw.as_slice_mut().unwrap();
         let to_move = tm_rw.as_slice_mut().unwrap();
-        let slots = &mut self.slots;
-        let threads = self.threads.clamp(1, n.max(1));
-        let per = n.div_ceil(threads);
+        let k = self.block;
+        let oc = if with_obs { k * c } else { 0 };
+        let mut blocks: Vec<Block<'_>> = self
+            .slots
+            .chunks_mut(k)
+            .zip(mask.chunks_mut(k * a))
+            .zip(rewards.chunks_mut(k * seats))
+            .zip(dones.chunks_mut(k))
+            .zip(to_move.chunks_mut(k))
+            .enumerate()
+            .map(|(b, ((((slots, mask), rewards), dones), to_move))| Block {
+                first: b * k,
+                slots,
+                obs: &mut [],
+                mask,
+                rewards,
+                dones,
+                to_move,
+            })
+            .collect();
+        if with_obs {
+            for (blk, o) in blocks.iter_mut().zip(obs.chunks_mut(oc)) {
+                blk.obs = o;
+            }
+        }
+        let pool = self.pool.as_ref();
         let f = &f;
         py.allow_threads(move || {
-            let run = |first: usize,
-                       slots: &mut [Slot],
-                       obs: &mut [u8],
-                       mask: &mut [bool],
-                       rewards: &mut [f32],
-                       dones: &mut [bool],
-                       to_move: &mut [i64]| {
-                for (j, s) in slots.iter_mut().enumerate() {
+            run_each(pool, &mut blocks, |blk| {
+                for (j, s) in blk.slots.iter_mut().enumerate() {
                     let o = if with_obs {
-                        &mut obs[j * c..(j + 1) * c]
+                        &mut blk.obs[j * c..(j + 1) * c]
                     } else {
-                        &mut obs[0..0]
+                        &mut []
                     };
                     f(
-                        first + j,
+                        blk.first + j,
                         s,
                         Out {
                             obs: o,
-                            mask: &mut mask[j * a..(j + 1) * a],
-                            rewards: &mut rewards[j * seats..(j + 1) * seats],
-                            dones: &mut dones[j..j + 1],
-                            to_move: &mut to_move[j..j + 1],
+                            mask: &mut blk.mask[j * a..(j + 1) * a],
+                            rewards: &mut blk.rewards[j * seats..(j + 1) * seats],
+                            dones: &mut blk.dones[j..j + 1],
+                            to_move: &mut blk.to_move[j..j + 1],
                         },
                     );
-                }
-            };
-            if threads == 1 {
-                run(0, slots, obs, mask, rewards, dones, to_move);
-                return;
-            }
-            std::thread::scope(|scope| {
-                let mut slots = &mut slots[..];
-                let (mut obs, mut mask, mut rewards, mut dones, mut to_move) =
-                    (obs, mask, rewards, dones, to_move);
-                let mut first = 0;
-                while !slots.is_empty() {
-                    let k = per.min(slots.len());
-                    let (s0, s1) = slots.split_at_mut(k);
-                    let (o0, o1) = obs.split_at_mut(if with_obs { k * c } else { 0 });
-                    let (m0, m1) = mask.split_at_mut(k * a);
-                    let (r0, r1) = rewards.split_at_mut(k * seats);
-                    let (d0, d1) = dones.split_at_mut(k);
-                    let (t0, t1) = to_move.split_at_mut(k);
-                    let run = &run;
-                    scope.spawn(move || run(first, s0, o0, m0, r0, d0, t0));
-                    (slots, obs, mask, rewards, dones, to_move) = (s1, o1, m1, r1, d1, t1);
-                    first += k;
                 }
             });
         });
@@ -266,10 +299,18 @@ impl VecEnv {
         let planes = planes::plane_count(seats);
         let actions = planes::action_count(squares);
         let obs_n = if observations { n } else { 0 };
+        let threads = threads.clamp(1, n);
         let mut env = VecEnv {
             rules,
             slots,
-            threads: threads.max(1),
+            pool: (threads > 1).then(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .thread_name(|k| format!("junqi-vecenv-{k}"))
+                    .build()
+                    .expect("start the VecEnv threads")
+            }),
+            block: block_size(n, threads),
             with_obs: observations,
             squares,
             planes,
@@ -345,6 +386,7 @@ impl VecEnv {
                 s,
                 with_obs,
                 Planes::Fresh,
+                false,
                 out.obs,
                 out.mask,
                 &mut out.to_move[0],
@@ -360,6 +402,7 @@ impl VecEnv {
                 s,
                 with_obs,
                 Planes::Fresh,
+                false,
                 out.obs,
                 out.mask,
                 &mut out.to_move[0],
@@ -390,25 +433,46 @@ impl VecEnv {
         }
         let ids: Vec<i64> = actions.as_array().iter().copied().collect();
         let squares = self.squares;
-        // Check every action against the referee's list (each slot's buffer holds the legal
-        // actions of its position since the last write), not against the numpy mask, which the
-        // caller may have changed.
-        for (i, &id) in ids.iter().enumerate() {
+        // Check every action against the referee's list (the ids of each slot's legal actions,
+        // `Slot::mask_ones`, written with the mask), not against the numpy mask, which the
+        // caller may have changed; on the pool's threads, before any game moves. The first
+        // illegal one is reported.
+        let first_bad = AtomicUsize::new(usize::MAX);
+        {
+            let mut blocks: Vec<(usize, &[Slot])> = self
+                .slots
+                .chunks(self.block)
+                .enumerate()
+                .map(|(b, slots)| (b * self.block, slots))
+                .collect();
+            let (ids, first_bad, pool) = (&ids, &first_bad, self.pool.as_ref());
+            py.allow_threads(|| {
+                run_each(pool, &mut blocks, |(first, slots)| {
+                    for (i, s) in (*first..).zip(slots.iter()) {
+                        let ok = u32::try_from(ids[i]).is_ok_and(|u| s.mask_ones.contains(&u));
+                        if !ok {
+                            first_bad.fetch_min(i, Ordering::Relaxed);
+                            break;
+                        }
+                    }
+                })
+            });
+        }
+        let i = first_bad.into_inner();
+        if i != usize::MAX {
+            let id = ids[i];
             let action = usize::try_from(id)
                 .ok()
                 .and_then(|u| planes::action_of_id(squares, u));
-            let ok = action.is_some_and(|a| self.slots[i].buf.contains(&a));
-            if !ok {
-                let what = action
-                    .map(|a| junqi_core::action_to_text(self.slots[i].pos.topology(), a))
-                    .unwrap_or_else(|| "outside the action space".into());
-                let err = crate::IllegalActionError::new_err(format!(
-                    "game {i}: action id {id} ({what}) is not a legal action"
-                ));
-                let _ = err.value(py).setattr("code", "action.not_legal");
-                let _ = err.value(py).setattr("game", i);
-                return Err(err);
-            }
+            let what = action
+                .map(|a| junqi_core::action_to_text(self.slots[i].pos.topology(), a))
+                .unwrap_or_else(|| "outside the action space".into());
+            let err = crate::IllegalActionError::new_err(format!(
+                "game {i}: action id {id} ({what}) is not a legal action"
+            ));
+            let _ = err.value(py).setattr("code", "action.not_legal");
+            let _ = err.value(py).setattr("game", i);
+            return Err(err);
         }
         let rules = self.rules;
         let with_obs = self.with_obs;
@@ -419,24 +483,35 @@ impl VecEnv {
             let old_last = s.hist.last;
             clear_action_squares(s, with_obs, a);
             s.events.clear();
-            s.pos.play_unchecked(a, &mut s.events);
+            // The legal actions of the new position come with the step, into `s.buf`.
+            s.pos.play_unchecked_collect(a, &mut s.events, &mut s.buf);
             s.hist.update(&s.events);
             let mut how = if planes::step_is_local(&s.events, &s.touched) {
                 Planes::Touched(old_last)
             } else {
                 Planes::Fresh
             };
+            let mut listed = true;
             if s.pos.is_over() {
                 out.rewards
                     .copy_from_slice(&rewards_of(s.pos.outcome(), seats));
                 out.dones[0] = true;
                 s.reset(rules);
                 how = Planes::Fresh;
+                listed = false;
             } else {
                 out.rewards.fill(0.0);
                 out.dones[0] = false;
             }
-            write_slot(s, with_obs, how, out.obs, out.mask, &mut out.to_move[0]);
+            write_slot(
+                s,
+                with_obs,
+                how,
+                listed,
+                out.obs,
+                out.mask,
+                &mut out.to_move[0],
+            );
         });
         Ok((
             self.obs.clone_ref(py),
@@ -450,15 +525,21 @@ impl VecEnv {
     /// `int64` array of `n`.
     fn sample_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
         let squares = self.squares;
-        let out: Vec<i64> = self
-            .slots
-            .iter_mut()
-            .map(|s| {
-                // The buffer holds the position's legal actions (written with the mask).
-                let a = s.buf[s.rng.gen_range(0..s.buf.len())];
-                planes::action_id(squares, a) as i64
+        let k = self.block;
+        let mut out = vec![0i64; self.slots.len()];
+        let mut blocks: Vec<(&mut [Slot], &mut [i64])> =
+            self.slots.chunks_mut(k).zip(out.chunks_mut(k)).collect();
+        let pool = self.pool.as_ref();
+        py.allow_threads(|| {
+            run_each(pool, &mut blocks, |(slots, ids)| {
+                for (s, id) in slots.iter_mut().zip(ids.iter_mut()) {
+                    // The buffer holds the position's legal actions (written with the mask).
+                    let a = s.buf[s.rng.gen_range(0..s.buf.len())];
+                    *id = planes::action_id(squares, a) as i64;
+                }
             })
-            .collect();
+        });
+        drop(blocks);
         PyArray1::from_vec(py, out)
     }
 
@@ -554,6 +635,7 @@ mod timing {
                     s,
                     with_obs,
                     Planes::Fresh,
+                    false,
                     o,
                     &mut mask[j * actions..(j + 1) * actions],
                     &mut tm,
@@ -567,22 +649,25 @@ mod timing {
                     let old_last = s.hist.last;
                     clear_action_squares(s, with_obs, a);
                     s.events.clear();
-                    s.pos.play_unchecked(a, &mut s.events);
+                    s.pos.play_unchecked_collect(a, &mut s.events, &mut s.buf);
                     s.hist.update(&s.events);
                     let mut how = if planes::step_is_local(&s.events, &s.touched) {
                         Planes::Touched(old_last)
                     } else {
                         Planes::Fresh
                     };
+                    let mut listed = true;
                     if s.pos.is_over() {
                         s.reset(rules);
                         how = Planes::Fresh;
+                        listed = false;
                     }
                     let o = &mut obs[j * planes * squares..(j + 1) * planes * squares];
                     write_slot(
                         s,
                         with_obs,
                         how,
+                        listed,
                         o,
                         &mut mask[j * actions..(j + 1) * actions],
                         &mut tm,

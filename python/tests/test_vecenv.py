@@ -69,6 +69,32 @@ def test_illegal_actions_are_refused_and_nothing_moves():
     assert [env.position_json(i) for i in range(4)] != before
 
 
+def test_threads_check_every_game_before_any_moves():
+    """The legality check runs on the batch's threads: the first illegal game is named and no
+    game moves, however the games are shared between the threads."""
+    n = 200
+    env = junqi.VecEnv(n, seed=9, threads=3)
+    ref = junqi.VecEnv(n, seed=9, threads=1)
+    before = [env.position_json(i) for i in (0, 69, 150, 199)]
+    acts = env.sample_actions()
+    assert (acts == ref.sample_actions()).all()
+    bad = acts.copy()
+    for g in (150, 69, 199):
+        bad[g] = int(np.flatnonzero(~env.mask[g])[0])
+    with pytest.raises(junqi.IllegalActionError) as e:
+        env.step(bad)
+    assert e.value.game == 69
+    assert [env.position_json(i) for i in (0, 69, 150, 199)] == before
+    for _ in range(300):
+        env.step(acts)
+        ref.step(acts)
+        assert (env.obs == ref.obs).all() and (env.mask == ref.mask).all()
+        assert (env.rewards == ref.rewards).all() and (env.dones == ref.dones).all()
+        assert (env.to_move == ref.to_move).all()
+        acts = env.sample_actions()
+        assert (acts == ref.sample_actions()).all()
+
+
 def test_without_observations():
     env = junqi.VecEnv(4, seed=2, observations=False)
     assert env.obs.shape[0] == 0
@@ -94,13 +120,15 @@ K = 0x9E3779B97F4A7C15
         ("six_player", "dark", None),
     ],
 )
-def test_incremental_planes_equal_fresh_planes(board, mode, options):
+@pytest.mark.parametrize("threads", [1, 2])
+def test_incremental_planes_equal_fresh_planes(board, mode, options, threads):
     """The batch keeps every seat's planes and rewrites only the squares a step touched: its
     planes must be the ones a fresh computation (Game.observation_planes) gives, every step,
-    across restarts (a restarted game has no history, as a game read from JSON)."""
+    across restarts (a restarted game has no history, as a game read from JSON). The masks
+    must be the referee's legal actions (the batch lists them while it steps)."""
     n = 6
     seed = 11
-    env = junqi.VecEnv(n, board=board, mode=mode, options=options, seed=seed)
+    env = junqi.VecEnv(n, board=board, mode=mode, options=options, seed=seed, threads=threads)
     games = [junqi.Game(board=board, mode=mode, options=options, seed=seed ^ (i * K % 2**64))
              for i in range(n)]
     steps = 1500 if board == "two_player" else 4000
@@ -109,6 +137,7 @@ def test_incremental_planes_equal_fresh_planes(board, mode, options):
         for i, g in enumerate(games):
             assert env.to_move[i] == g.to_move
             assert (env.obs[i] == g.observation_planes(g.to_move)).all()
+            assert sorted(np.flatnonzero(env.mask[i]).tolist()) == sorted(g.legal_action_ids())
         acts = env.sample_actions()
         env.step(acts)
         for i in range(n):
