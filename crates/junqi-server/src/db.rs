@@ -59,7 +59,23 @@ impl From<Option<String>> for Arg {
 /// One statement to write.
 pub type Stmt = (&'static str, Vec<Arg>);
 
+/// A table's lease as its node holds it (cluster mode): a write carrying it commits only while
+/// the lease row still names this node and epoch, checked in the write's own transaction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fence {
+    /// The table.
+    pub table: String,
+    /// The node holding the lease.
+    pub node: String,
+    /// The lease's epoch when this node took it.
+    pub epoch: i64,
+}
+
+/// In the error of a write refused because its fence no longer holds.
+pub const LEASE_LOST: &str = "lease lost";
+
 struct WriteJob {
+    fence: Option<Fence>,
     stmts: Vec<Stmt>,
     done: oneshot::Sender<Result<(), String>>,
 }
@@ -76,6 +92,7 @@ const MIGRATIONS_SQLITE: &[(i64, &str)] = &[
     (1, include_str!("../migrations/sqlite/0001_init.sql")),
     (2, include_str!("../migrations/sqlite/0002_accounts.sql")),
     (3, include_str!("../migrations/sqlite/0003_table_state.sql")),
+    (5, include_str!("../migrations/sqlite/0005_leases.sql")),
 ];
 const MIGRATIONS_POSTGRES: &[(i64, &str)] = &[
     (1, include_str!("../migrations/postgres/0001_init.sql")),
@@ -84,6 +101,7 @@ const MIGRATIONS_POSTGRES: &[(i64, &str)] = &[
         3,
         include_str!("../migrations/postgres/0003_table_state.sql"),
     ),
+    (5, include_str!("../migrations/postgres/0005_leases.sql")),
 ];
 
 fn bind<'q>(
@@ -177,9 +195,17 @@ impl Db {
     /// Write statements, in order after every earlier write, in one transaction; returns once
     /// they are committed.
     pub async fn write(&self, stmts: Vec<Stmt>) -> Result<(), String> {
+        self.write_fenced(None, stmts).await
+    }
+
+    /// [`Db::write`] under a table's lease: with a fence, the statements commit only if the
+    /// lease still names the fence's node and epoch (else the error contains [`LEASE_LOST`]
+    /// and nothing is written). The check locks the lease row until the commit,
+    /// so a node taking the lease over waits for a write already under way.
+    pub async fn write_fenced(&self, fence: Option<Fence>, stmts: Vec<Stmt>) -> Result<(), String> {
         let (done, rx) = oneshot::channel();
         self.writer
-            .send(WriteJob { stmts, done })
+            .send(WriteJob { fence, stmts, done })
             .await
             .map_err(|_| "the database writer stopped".to_string())?;
         rx.await
@@ -287,6 +313,22 @@ async fn migrate(pool: &AnyPool, backend: Backend) -> anyhow::Result<()> {
 async fn run_batch(pool: &AnyPool, jobs: &[WriteJob]) -> Result<(), sqlx::Error> {
     let mut tx = pool.begin().await?;
     for job in jobs {
+        if let Some(f) = &job.fence {
+            let held = sqlx::query(
+                "UPDATE junqi_leases SET epoch = epoch WHERE table_id = $1 AND node = $2 AND epoch = $3",
+            )
+            .bind(f.table.as_str())
+            .bind(f.node.as_str())
+            .bind(f.epoch)
+            .execute(&mut *tx)
+            .await?;
+            if held.rows_affected() != 1 {
+                return Err(sqlx::Error::Protocol(format!(
+                    "{LEASE_LOST}: table {} is no longer run by node {} (epoch {})",
+                    f.table, f.node, f.epoch
+                )));
+            }
+        }
         for (sql, args) in &job.stmts {
             bind(sqlx::query(sql), args).execute(&mut *tx).await?;
         }
