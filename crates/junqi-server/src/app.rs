@@ -19,7 +19,7 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 
 /// A person (guest or registered) or a bot, as others see them.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Player {
     /// Stable id (`p_...`, or `bot:<name>`).
     pub id: String,
@@ -49,6 +49,8 @@ pub struct App {
     /// Table creation per address.
     pub(crate) limiter: Arc<Limiter>,
     env: TableEnv,
+    /// This node's part of a cluster (`None`: a single node).
+    pub cluster: Option<Arc<crate::cluster::Cluster>>,
     next_conn: AtomicU64,
     pub(crate) accounts: Accounts,
 }
@@ -79,6 +81,17 @@ pub fn new_code() -> String {
 impl App {
     /// A new app over an open database.
     pub fn new(db: Db, clock: Arc<dyn Clock>, settings: Settings) -> Arc<App> {
+        App::with_cluster(db, clock, settings, None)
+    }
+
+    /// A new app over an open database, as one node of a cluster (not yet started: see
+    /// [`crate::cluster::Cluster::start`]).
+    pub fn with_cluster(
+        db: Db,
+        clock: Arc<dyn Clock>,
+        settings: Settings,
+        cluster: Option<Arc<crate::cluster::Cluster>>,
+    ) -> Arc<App> {
         let (tx, rx) = mpsc::unbounded_channel();
         tokio::spawn(rating_task(db.clone(), rx));
         let registry = Arc::new(Registry::default());
@@ -94,6 +107,7 @@ impl App {
             registry: registry.clone(),
             ratings: tx,
             limiter: limiter.clone(),
+            cluster: cluster.clone(),
         };
         let accounts = Accounts::new(&settings.accounts);
         Arc::new(App {
@@ -103,6 +117,7 @@ impl App {
             registry,
             limiter,
             env,
+            cluster,
             next_conn: AtomicU64::new(1),
             accounts,
         })
@@ -130,7 +145,11 @@ impl App {
         if let Some(h) = self.registry.get(id) {
             return Some(h);
         }
-        table::load_by_id(&self.env, id).await
+        match &self.cluster {
+            // Run here under a lease, or forwarded to the node that runs it.
+            Some(c) => c.resolve(self, id).await,
+            None => table::load_by_id(&self.env, id).await,
+        }
     }
 
     /// Send a command to a live table (reloading it once if its actor just ended).

@@ -18,6 +18,7 @@ pub mod accounts;
 pub mod app;
 pub mod client;
 pub mod clock;
+pub mod cluster;
 pub mod datadir;
 pub mod db;
 pub mod error;
@@ -57,6 +58,8 @@ pub struct Config {
     pub clock: Arc<dyn Clock>,
     /// Settings.
     pub settings: Settings,
+    /// Run as one node of a cluster (needs a PostgreSQL `database`).
+    pub cluster: Option<cluster::ClusterConfig>,
 }
 
 impl Config {
@@ -68,6 +71,7 @@ impl Config {
             database: None,
             clock: Arc::new(SystemClock),
             settings: Settings::default(),
+            cluster: None,
         }
     }
 
@@ -121,13 +125,32 @@ pub async fn start(config: Config) -> anyhow::Result<Server> {
         None => Some(datadir::prepare(&config.data_dir)?),
         Some(_) => None,
     };
-    let db = db::Db::open_with(&config.database_url(), config.settings.wal_limit_bytes).await?;
-    let app = App::new(db, config.clock.clone(), config.settings.clone());
-    let resumed = table::load_unfinished(app.env())
-        .await
-        .map_err(anyhow::Error::msg)?;
-    if resumed > 0 {
-        tracing::info!("resumed {resumed} unfinished tables");
+    let url = config.database_url();
+    if config.cluster.is_some()
+        && !(url.starts_with("postgres://") || url.starts_with("postgresql://"))
+    {
+        anyhow::bail!("a cluster node needs a PostgreSQL database (--database postgres://...): the nodes share it");
+    }
+    let db = db::Db::open_with(&url, config.settings.wal_limit_bytes).await?;
+    let cluster = match &config.cluster {
+        Some(c) => Some(cluster::Cluster::connect(c).await?),
+        None => None,
+    };
+    let app = App::with_cluster(db, config.clock.clone(), config.settings.clone(), cluster);
+    match &app.cluster {
+        // The nodes share the unfinished tables out as they take their leases.
+        Some(c) => {
+            c.start(&app).await?;
+            tracing::info!(node = %c.node, "joined the cluster");
+        }
+        None => {
+            let resumed = table::load_unfinished(app.env())
+                .await
+                .map_err(anyhow::Error::msg)?;
+            if resumed > 0 {
+                tracing::info!("resumed {resumed} unfinished tables");
+            }
+        }
     }
     let listener = tokio::net::TcpListener::bind(config.addr).await?;
     let addr = listener.local_addr()?;

@@ -3,7 +3,7 @@
 //! them; parsing never panics), and the ack frame.
 
 use crate::error::Refusal;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 /// The largest client frame accepted, in bytes. A larger one gets an `error` frame
@@ -20,7 +20,7 @@ const MAX_TEXT: usize = 256;
 const MAX_LAYOUT: usize = 1024;
 
 /// A client frame.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClientMsg {
     /// The first frame of a connection.

@@ -24,9 +24,17 @@ impl Registry {
         }
     }
 
-    pub(crate) fn unregister(&self, id: &str, code: &str) {
+    /// A table's actor ended: forget it, unless a new actor for the table registered since.
+    pub(crate) fn unregister(
+        &self,
+        id: &str,
+        code: &str,
+        tx: &tokio::sync::mpsc::Sender<crate::table::Cmd>,
+    ) {
         if let Ok(mut t) = self.tables.lock() {
-            t.remove(id);
+            if t.get(id).is_some_and(|h| h.tx.same_channel(tx)) {
+                t.remove(id);
+            }
         }
         if let Ok(mut c) = self.codes.lock() {
             c.remove(code);

@@ -39,7 +39,7 @@ pub use config::{
 };
 pub(crate) use game::TableGame;
 pub use game::{GameRules, LsaRules, LSA_BOARD};
-pub(crate) use resume::{load_by_id, load_unfinished};
+pub(crate) use resume::{load_by_id, load_leased, load_unfinished};
 pub(crate) use seats::{seat_names, seat_player_ids};
 
 use crate::app::Player;
@@ -77,6 +77,8 @@ pub(crate) struct TableEnv {
     pub ratings: mpsc::UnboundedSender<RatingJob>,
     /// Table creation per address (a rematch counts as a creation).
     pub limiter: Arc<crate::limits::Limiter>,
+    /// This node's part of a cluster: new tables are leased to it.
+    pub cluster: Option<Arc<crate::cluster::Cluster>>,
 }
 
 impl TableEnv {
@@ -105,6 +107,9 @@ pub(crate) enum Cmd {
     },
     /// A connection closed.
     Closed { conn: u64 },
+    /// Stop running the table here (its lease is lost, or the node hands its tables over):
+    /// the actor ends after the command under way, its connections are let go.
+    Stop,
     /// A bot finished thinking.
     BotDone {
         seat: Seat,
@@ -183,6 +188,12 @@ pub(crate) struct Table {
     chat_log: chat::ChatLog,
     /// Who has asked for a rematch, and the rematch table once made.
     rematch: rematch::Rematch,
+    /// Cluster mode: the lease this table runs under; every write carries it.
+    fence: Option<crate::db::Fence>,
+    /// A write was refused because the lease is lost: the actor ends.
+    lost: std::sync::atomic::AtomicBool,
+    /// Told to stop ([`Cmd::Stop`]).
+    stopped: bool,
 }
 
 impl Table {
@@ -227,7 +238,23 @@ impl Table {
             paused_turn_ms: None,
             chat_log: Default::default(),
             rematch: Default::default(),
+            fence: None,
+            lost: std::sync::atomic::AtomicBool::new(false),
+            stopped: false,
         }
+    }
+
+    /// Write statements for this table, under its lease in cluster mode (a refusal because
+    /// the lease is lost ends the actor: another node runs the table now).
+    pub(super) async fn db_write(&self, stmts: Vec<crate::db::Stmt>) -> Result<(), String> {
+        let r = self.env.db.write_fenced(self.fence.clone(), stmts).await;
+        if let Err(e) = &r {
+            if e.contains(crate::db::LEASE_LOST) {
+                tracing::warn!(table = %self.id, "lease lost: the table stops here");
+                self.lost.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
+        r
     }
 
     fn handle(&self) -> TableHandle {
@@ -319,9 +346,18 @@ impl Table {
                 now as i64,
                 &t.creator,
             );
-            if let Err(e) = env.db.write(vec![insert]).await {
+            let mut stmts = vec![insert];
+            if let Some(c) = &env.cluster {
+                let (lease, fence) = c.lease_new(&t.id);
+                stmts.push(lease);
+                t.fence = Some(fence);
+            }
+            if let Err(e) = env.db.write(stmts).await {
                 last_err = e;
                 continue;
+            }
+            if let (Some(c), Some(f)) = (&env.cluster, &t.fence) {
+                c.hold(f);
             }
             if start {
                 t.start().await?;
@@ -363,12 +399,22 @@ impl Table {
                 _ = sleep => self.on_time().await,
             }
             if self.closed
+                || self.stopped
+                || self.lost.load(std::sync::atomic::Ordering::Relaxed)
                 || (self.status == Status::Over && self.conns.is_empty() && !self.bot_thinking())
             {
                 break;
             }
         }
-        self.env.registry.unregister(&self.id, &self.code);
+        // No command reaches this actor any more; the next use of the table loads it again
+        // (here or, in cluster mode, wherever its lease is then).
+        rx.close();
+        self.env.registry.unregister(&self.id, &self.code, &self.tx);
+        if let (Some(c), Some(f)) = (&self.env.cluster, &self.fence) {
+            if !self.lost.load(std::sync::atomic::Ordering::Relaxed) {
+                c.release(&self.env.db, f).await;
+            }
+        }
     }
 
     async fn handle_cmd(&mut self, cmd: Cmd) {
@@ -386,6 +432,7 @@ impl Table {
                 }
             }
             Cmd::Closed { conn } => self.drop_conn(conn),
+            Cmd::Stop => self.stopped = true,
             Cmd::BotDone {
                 seat,
                 bot,

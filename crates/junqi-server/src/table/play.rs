@@ -53,9 +53,7 @@ impl Table {
     }
 
     pub(super) async fn save_seats(&self) -> Result<(), Refusal> {
-        self.env
-            .db
-            .write(vec![self.save_seats_stmt(), self.state_stmt()])
+        self.db_write(vec![self.save_seats_stmt(), self.state_stmt()])
             .await
             .map_err(|e| {
                 tracing::error!(table = %self.id, "cannot store the seats: {e}");
@@ -139,12 +137,7 @@ impl Table {
     /// Nobody sat down and played: the table closes (before play there is no game to record),
     /// its row is deleted and whoever is still watching is told.
     async fn expire(&mut self) {
-        if let Err(e) = self
-            .env
-            .db
-            .write(vec![store::delete_unplayed(&self.id)])
-            .await
-        {
+        if let Err(e) = self.db_write(vec![store::delete_unplayed(&self.id)]).await {
             tracing::warn!(table = %self.id, "cannot delete the expired table: {e}");
             self.idle_deadline = Some(self.now() + self.env.settings.table_idle_ms);
             return;
@@ -217,9 +210,7 @@ impl Table {
         self.idle_deadline = None;
         self.start_turn_clock();
         let w = self
-            .env
-            .db
-            .write(vec![
+            .db_write(vec![
                 store::start_play(&self.id, &header, now as i64, &self.seats_json()),
                 self.state_stmt(),
             ])
@@ -285,7 +276,7 @@ impl Table {
             }
             None => {}
         }
-        if let Err(e) = self.env.db.write(stmts).await {
+        if let Err(e) = self.db_write(stmts).await {
             // Not stored: undo, so that nothing unstored is ever announced.
             tracing::error!(table = %self.id, "cannot store entry {entry_text}: {e}");
             if let Some(g) = self.game.as_mut() {

@@ -14,8 +14,18 @@ use serde_json::Value;
 
 /// Load a table by id and start its actor.
 pub(crate) async fn load_by_id(env: &TableEnv, id: &str) -> Option<TableHandle> {
+    load_leased(env, id, None).await
+}
+
+/// Load a table by id and start its actor, running under `fence` (cluster mode: the lease this
+/// node just took).
+pub(crate) async fn load_leased(
+    env: &TableEnv,
+    id: &str,
+    fence: Option<crate::db::Fence>,
+) -> Option<TableHandle> {
     let row = store::table(&env.db, id).await.ok()??;
-    load(env, row).await
+    load(env, row, fence).await
 }
 
 /// Load every unfinished table (server start). Returns how many.
@@ -23,14 +33,18 @@ pub(crate) async fn load_unfinished(env: &TableEnv) -> Result<usize, String> {
     let rows = store::unfinished_tables(&env.db).await?;
     let mut n = 0;
     for row in rows {
-        if load(env, row).await.is_some() {
+        if load(env, row, None).await.is_some() {
             n += 1;
         }
     }
     Ok(n)
 }
 
-async fn load(env: &TableEnv, row: StoredTable) -> Option<TableHandle> {
+async fn load(
+    env: &TableEnv,
+    row: StoredTable,
+    fence: Option<crate::db::Fence>,
+) -> Option<TableHandle> {
     let id = row.id.clone();
     let config = match serde_json::from_str::<Value>(&row.config)
         .map_err(|e| e.to_string())
@@ -51,6 +65,7 @@ async fn load(env: &TableEnv, row: StoredTable) -> Option<TableHandle> {
         row.host_seat as Seat,
         row.created_ms as u64,
     );
+    t.fence = fence;
     t.status = Status::from_name(&row.status);
     let config_rules = t.config.rules;
     let seats: Value = serde_json::from_str(&row.seats).unwrap_or(Value::Null);
@@ -79,7 +94,7 @@ async fn load(env: &TableEnv, row: StoredTable) -> Option<TableHandle> {
                 t.set_rematch_table(state.rematch_table.clone());
                 if row.status != "over" {
                     let stmts = t.finish_stmts(o, now);
-                    let _ = env.db.write(stmts).await;
+                    let _ = t.db_write(stmts).await;
                     t.finished_recorded = false;
                     t.after_finish();
                 }
@@ -209,6 +224,7 @@ mod tests {
                 std::time::Duration::from_secs(60),
                 10,
             )),
+            cluster: None,
         };
         // A real game: 30 random plies, as stored entries.
         let rules =

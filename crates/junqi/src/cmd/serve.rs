@@ -56,6 +56,17 @@ pub struct Args {
     /// RULES §10.
     #[arg(long, default_value_t = junqi_server::Settings::default().computer_away_ms / 60_000)]
     pub computer_away_minutes: u64,
+    /// Run as one node of a cluster: the NATS server the nodes talk through (nats://host:4222).
+    /// Needs --database postgres://… shared by every node (docs/deploy.md).
+    #[arg(long)]
+    pub nats: Option<String>,
+    /// This node's name in the cluster (letters, digits, '-', '_'; random if not given).
+    #[arg(long, requires = "nats")]
+    pub node: Option<String>,
+    /// Cluster: how long a node's table leases last without renewal, in milliseconds (a dead
+    /// node's tables move to the others after about this long).
+    #[arg(long, requires = "nats", default_value_t = 4000)]
+    pub lease_ms: u64,
     /// Megabytes past which the SQLite write-ahead log is checkpointed and truncated.
     #[arg(long, default_value_t = junqi_server::Settings::default().wal_limit_bytes / (1024 * 1024))]
     pub wal_limit_mb: u64,
@@ -98,9 +109,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         config.settings.computer_away_ms =
             args.computer_away_minutes.clamp(1, 7 * 24 * 60) * 60_000;
         config.settings.wal_limit_bytes = args.wal_limit_mb.max(1) * 1024 * 1024;
-        let where_ = match &args.database {
-            Some(_) => "PostgreSQL".to_string(),
-            None => format!("SQLite in {}", args.data_dir.display()),
+        config.cluster = args
+            .nats
+            .as_ref()
+            .map(|url| junqi_server::cluster::ClusterConfig {
+                nats_url: url.clone(),
+                node: args.node.clone(),
+                lease_ms: args.lease_ms,
+            });
+        let where_ = match (&args.database, &args.nats) {
+            (Some(_), Some(nats)) => format!("PostgreSQL, cluster node on NATS {nats}"),
+            (Some(_), None) => "PostgreSQL".to_string(),
+            (None, _) => format!("SQLite in {}", args.data_dir.display()),
         };
         let server = junqi_server::start(config)
             .await
