@@ -23,6 +23,9 @@ psql_root() { runuser -u postgres -- psql -p "$port" -v ON_ERROR_STOP=1 -tA "$@"
 if [ "$(psql_root -c "SELECT 1 FROM pg_roles WHERE rolname = 'junqi'")" != "1" ]; then
   psql_root -c "CREATE ROLE junqi LOGIN PASSWORD 'junqi'" >&2
 fi
+# The cluster tests make a database of their own each (their nodes take over every unfinished
+# table they find).
+psql_root -c "ALTER ROLE junqi CREATEDB" >&2
 if [ "$(psql_root -c "SELECT 1 FROM pg_database WHERE datname = 'junqi_test'")" != "1" ]; then
   psql_root -c "CREATE DATABASE junqi_test OWNER junqi" >&2
 fi

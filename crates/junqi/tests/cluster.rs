@@ -1,0 +1,581 @@
+//! Cluster mode from outside: real `junqi serve` processes on one PostgreSQL database (a fresh
+//! database per test) and a real `nats-server` on loopback. Games whose players sit on
+//! different nodes, and nodes killed with SIGKILL in the middle of games: every game resumes on
+//! another node, and no action the server acknowledged is lost or stored twice.
+//!
+//! Needs `JUNQI_TEST_POSTGRES_URL` (a role that may create databases; `.ci/postgres.sh`) and
+//! `nats-server` on the PATH or in /usr/sbin (Debian's package; `scripts/test` installs it).
+//! Without them the tests say so and skip, except under CI (`CI` set), where they fail.
+
+use junqi_server::client::{http, WsClient};
+use rand::{Rng, SeedableRng};
+use serde_json::{json, Value};
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A child process killed when dropped.
+struct Proc(Child);
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// What a cluster test needs, or `None` (skipped) where the machine lacks it.
+struct World {
+    _nats: Proc,
+    nats_url: String,
+    db_url: String,
+}
+
+fn nats_binary() -> Option<String> {
+    [
+        "nats-server",
+        "/usr/sbin/nats-server",
+        "/usr/bin/nats-server",
+    ]
+    .iter()
+    .find(|p| {
+        Command::new(p)
+            .arg("--version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok()
+    })
+    .map(|p| p.to_string())
+}
+
+fn skip(why: &str) -> Option<World> {
+    if std::env::var_os("CI").is_some() {
+        panic!("cluster tests need {why}");
+    }
+    println!("NOTICE: {why} missing: the cluster test is skipped");
+    None
+}
+
+async fn world() -> Option<World> {
+    let Ok(base) = std::env::var("JUNQI_TEST_POSTGRES_URL") else {
+        return skip("JUNQI_TEST_POSTGRES_URL");
+    };
+    let Some(bin) = nats_binary() else {
+        return skip("nats-server");
+    };
+    let port = free_port();
+    let nats = Proc(
+        Command::new(bin)
+            .args(["-a", "127.0.0.1", "-p", &port.to_string()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start nats-server"),
+    );
+    wait_for_port(port).await;
+    // A database of its own: the nodes take over every unfinished table they find.
+    let name = format!("junqi_cluster_{}", rand::random::<u32>());
+    let admin = junqi_server::db::Db::open(&base)
+        .await
+        .expect("open the test database");
+    admin
+        .fetch(&format!("CREATE DATABASE {name}"), vec![])
+        .await
+        .expect("create a database (the role needs CREATEDB: .ci/postgres.sh grants it)");
+    admin.close().await;
+    let db_url = match base.rfind('/') {
+        Some(i) => format!("{}/{name}", &base[..i]),
+        None => panic!("a database URL ends with /name: {base}"),
+    };
+    Some(World {
+        _nats: nats,
+        nats_url: format!("nats://127.0.0.1:{port}"),
+        db_url,
+    })
+}
+
+async fn wait_for_port(port: u16) {
+    let until = Instant::now() + Duration::from_secs(20);
+    while tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .is_err()
+    {
+        assert!(Instant::now() < until, "nothing listens on port {port}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// One `junqi serve` node.
+struct Node {
+    proc: Option<Proc>,
+    addr: String,
+}
+
+impl Node {
+    async fn start(w: &World, name: &str, addr: Option<String>) -> Node {
+        let addr = addr.unwrap_or_else(|| format!("127.0.0.1:{}", free_port()));
+        let child = Command::new(env!("CARGO_BIN_EXE_junqi"))
+            .args([
+                "serve",
+                "--addr",
+                &addr,
+                "--database",
+                &w.db_url,
+                "--nats",
+                &w.nats_url,
+                "--node",
+                name,
+                "--lease-ms",
+                "2000",
+                "--bot-delay-ms",
+                "0",
+                "--rate",
+                "1000",
+                "--max-connections-per-address",
+                "10000",
+                "--tables-per-minute",
+                "10000",
+                "--default-bot",
+                "heuristic",
+            ])
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start junqi serve");
+        let node = Node {
+            proc: Some(Proc(child)),
+            addr,
+        };
+        let until = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Ok((200, _)) = http(&node.addr, "GET", "/api/info", None, None).await {
+                break;
+            }
+            assert!(Instant::now() < until, "node {name} did not start");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        node
+    }
+
+    /// SIGKILL: no goodbye, no lease let go.
+    fn kill(&mut self) {
+        self.proc.take();
+    }
+
+    fn ws(&self, table: &str) -> String {
+        format!("ws://{}/ws/{table}", self.addr)
+    }
+}
+
+/// A seated player: its connection (through any node), what it has seen, what was acked.
+struct Player {
+    table: String,
+    token: String,
+    ws: Option<WsClient>,
+    /// The version of the last `events` frame seen.
+    last_v: u64,
+    /// Every action the server acknowledged, with the version before it was sent.
+    acked: Vec<String>,
+    legal: Vec<String>,
+    over: Option<Value>,
+    /// The entries of the `events` frames seen, in order (from version `first_v` + 1).
+    entries: Vec<String>,
+    first_v: Option<u64>,
+    /// Actions sent whose ack never came (the connection ended first): each may or may not
+    /// have been stored.
+    unsure: usize,
+    rng: rand::rngs::SmallRng,
+}
+
+impl Player {
+    fn new(table: &str, token: &str, seed: u64) -> Player {
+        Player {
+            table: table.into(),
+            token: token.into(),
+            ws: None,
+            last_v: 0,
+            acked: Vec::new(),
+            legal: Vec::new(),
+            over: None,
+            entries: Vec::new(),
+            first_v: None,
+            unsure: 0,
+            rng: rand::rngs::SmallRng::seed_from_u64(seed),
+        }
+    }
+
+    /// Connect (again) through `node`, saying what it already has.
+    async fn connect(&mut self, node: &Node) -> Result<(), String> {
+        let mut ws = WsClient::connect(&node.ws(&self.table)).await?;
+        let mut hello = json!({"type": "hello", "token": self.token});
+        if self.last_v > 0 {
+            hello["last_v"] = self.last_v.into();
+        }
+        ws.send(&hello).await?;
+        self.ws = Some(ws);
+        Ok(())
+    }
+
+    /// Read one frame and note what it says; `Err` if the connection ended.
+    async fn read(&mut self) -> Result<Value, String> {
+        let ws = self.ws.as_mut().ok_or("not connected")?;
+        let f = tokio::time::timeout(Duration::from_secs(15), ws.recv())
+            .await
+            .map_err(|_| "no frame for 15 s".to_string())??;
+        match f["type"].as_str() {
+            Some("events") => {
+                let v = f["v"].as_u64().expect("events frames carry v");
+                // Versions come in order, each once, across reconnects and moves of the table.
+                assert_eq!(v, self.last_v + 1, "events out of order: {f}");
+                self.last_v = v;
+                self.entries
+                    .push(f["entry"].as_str().unwrap_or_default().to_string());
+            }
+            Some("sync") => {
+                // A full view: at the first connection from where the game is, later (the
+                // game starts, a reconnection) never past an event this client has not seen.
+                let v = f["v"].as_u64().unwrap_or(0);
+                match self.first_v {
+                    None => {
+                        self.first_v = Some(v);
+                        self.last_v = v;
+                    }
+                    Some(_) => assert_eq!(v, self.last_v, "a sync skipped events: {f}"),
+                }
+                self.legal = legal_of(&f);
+            }
+            Some("observation") => self.legal = legal_of(&f),
+            Some("game_over") => self.over = Some(f.clone()),
+            _ => {}
+        }
+        Ok(f)
+    }
+}
+
+fn legal_of(f: &Value) -> Vec<String> {
+    f["observation"]["legal_actions"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Deploy (if asked) and make one move: wait for our turn, act, wait for the ack (or an error).
+/// `Err` if the connection ended on the way.
+async fn one_move(p: &mut Player) -> Result<(), String> {
+    loop {
+        if p.over.is_some() {
+            return Ok(());
+        }
+        if !p.legal.is_empty() {
+            let a = p.legal[p.rng.gen_range(0..p.legal.len())].clone();
+            p.legal.clear();
+            let id = format!("m{}", p.acked.len());
+            let ws = p.ws.as_mut().ok_or("not connected")?;
+            ws.send(&json!({"type": "act", "action": a, "id": id}))
+                .await?;
+            loop {
+                let f = match p.read().await {
+                    Ok(f) => f,
+                    Err(e) => {
+                        p.unsure += 1;
+                        return Err(e);
+                    }
+                };
+                if f["type"] == "ack" && f["id"] == json!(id) {
+                    p.acked.push(a);
+                    return Ok(());
+                }
+                if f["type"] == "error" && f["id"] == json!(id) {
+                    // Refused (not stored): the next observation says what to do.
+                    return Ok(());
+                }
+            }
+        }
+        p.read().await?;
+    }
+}
+
+/// A game against the computer created through `node`: the person's seat token and the table.
+async fn play_computer(node: &Node) -> (String, String) {
+    let (st, v) = http(
+        &node.addr,
+        "POST",
+        "/api/play-computer",
+        Some(&json!({"board": "two_player", "bot": "heuristic"})),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, 201, "{v}");
+    (
+        v["table"]["id"].as_str().unwrap().to_string(),
+        v["token"].as_str().unwrap().to_string(),
+    )
+}
+
+/// Deploy a random layout once the deployment phase shows.
+async fn deploy(p: &mut Player, seed: u64) -> Result<(), String> {
+    let layout =
+        junqi_core::Deployment::random(&mut rand::rngs::SmallRng::seed_from_u64(seed)).to_string();
+    let ws = p.ws.as_mut().ok_or("not connected")?;
+    ws.send(&json!({"type": "deploy", "layout": layout, "id": "d"}))
+        .await?;
+    loop {
+        let f = p.read().await?;
+        if f["id"] == "d" && (f["type"] == "ack" || f["type"] == "error") {
+            return Ok(());
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn people_on_different_nodes_play_one_game() {
+    let Some(w) = world().await else { return };
+    let a_node = Node::start(&w, "alpha", None).await;
+    let b_node = Node::start(&w, "beta", None).await;
+    let (st, created) = http(
+        &a_node.addr,
+        "POST",
+        "/api/tables",
+        Some(&json!({"board": "two_player", "seat": 0})),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, 201, "{created}");
+    let id = created["table"]["id"].as_str().unwrap().to_string();
+    // The table runs on alpha; beta answers for it too.
+    let (st, summary) = http(
+        &b_node.addr,
+        "GET",
+        &format!("/api/tables/{id}"),
+        None,
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, 200, "{summary}");
+    assert_eq!(summary["id"], json!(id));
+    let mut host = Player::new(&id, created["token"].as_str().unwrap(), 1);
+    host.connect(&a_node).await.unwrap();
+    // The guest reaches the table through beta and sits down.
+    let mut ws = WsClient::connect(&b_node.ws(&id)).await.unwrap();
+    ws.send(&json!({"type": "hello"})).await.unwrap();
+    ws.recv_type("welcome").await.unwrap();
+    ws.send(&json!({"type": "take_seat", "seat": 1, "name": "Bob"}))
+        .await
+        .unwrap();
+    let welcome = ws.recv_type("welcome").await.unwrap();
+    assert_eq!(welcome["seat"], 1, "{welcome}");
+    let mut guest = Player::new(&id, welcome["token"].as_str().unwrap(), 2);
+    guest.ws = Some(ws);
+    host.ws
+        .as_mut()
+        .unwrap()
+        .send(&json!({"type": "start"}))
+        .await
+        .unwrap();
+    deploy(&mut host, 11).await.unwrap();
+    deploy(&mut guest, 12).await.unwrap();
+    let mut moves = 0;
+    while host.over.is_none() || guest.over.is_none() {
+        // Whoever may move moves; the other reads until its turn comes.
+        let (mover, other) = if host.legal.is_empty() && guest.legal.is_empty() {
+            tokio::select! {
+                r = host.read() => { r.unwrap(); continue; }
+                r = guest.read() => { r.unwrap(); continue; }
+            }
+        } else if !host.legal.is_empty() {
+            (&mut host, &mut guest)
+        } else {
+            (&mut guest, &mut host)
+        };
+        let _ = other;
+        one_move(mover).await.unwrap();
+        moves += 1;
+        if moves > 4000 {
+            // Random games end by the quiet-move rule long before this.
+            panic!("the game did not end");
+        }
+        if host.over.is_some() && guest.over.is_none() {
+            guest.read().await.unwrap();
+        } else if guest.over.is_some() && host.over.is_none() {
+            host.read().await.unwrap();
+        }
+    }
+    assert_eq!(
+        host.over.as_ref().unwrap()["outcome"],
+        guest.over.as_ref().unwrap()["outcome"]
+    );
+    assert_eq!(host.last_v, guest.last_v, "both saw every event");
+    let steps = replay_steps(&b_node, &id).await;
+    assert_eq!(steps.len() as u64, host.last_v);
+    assert_eq!(moves_of(&steps, 0), host.acked);
+    assert_eq!(moves_of(&steps, 1), guest.acked);
+}
+
+/// The entries of a finished game's replay (`"<seat> <entry>"`), in order.
+async fn replay_steps(node: &Node, table: &str) -> Vec<String> {
+    let (st, v) = http(
+        &node.addr,
+        "GET",
+        &format!("/api/games/{table}/replay"),
+        None,
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, 200, "{v}");
+    v["steps"]
+        .as_array()
+        .expect("a replay has steps")
+        .iter()
+        .map(|s| s["entry"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+/// The moves seat `seat` made, from replay entries.
+fn moves_of(steps: &[String], seat: u8) -> Vec<String> {
+    let prefix = format!("{seat} ");
+    steps
+        .iter()
+        .filter_map(|e| e.strip_prefix(&prefix))
+        .filter(|a| a.len() <= 7 && a.contains('-'))
+        .map(String::from)
+        .collect()
+}
+
+/// Make one move, reconnecting through the live nodes (not `dead`) as long as it takes.
+/// Returns whether the game was out of reach on the way.
+async fn move_or_reconnect(p: &mut Player, nodes: &[Node], dead: Option<usize>) -> bool {
+    let mut lost_at: Option<Instant> = None;
+    let mut k = 0usize;
+    loop {
+        match one_move(p).await {
+            Ok(()) => return lost_at.is_some(),
+            Err(e) => {
+                let t = *lost_at.get_or_insert_with(Instant::now);
+                assert!(
+                    t.elapsed() < Duration::from_secs(60),
+                    "table {} out of reach for a minute: {e}",
+                    p.table
+                );
+                p.ws = None;
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                k += 1;
+                let live: Vec<&Node> = nodes
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, n)| Some(*i) != dead && n.proc.is_some())
+                    .map(|(_, n)| n)
+                    .collect();
+                let _ = p.connect(live[k % live.len()]).await;
+            }
+        }
+    }
+}
+
+/// Every game's stored record holds exactly the entries its player saw, and every move the
+/// server acknowledged, in order.
+async fn check_games(players: &[Player], node: &Node) {
+    for p in players {
+        let steps = replay_steps(node, &p.table).await;
+        let from = p.first_v.unwrap_or(0) as usize;
+        assert_eq!(steps[from..], p.entries[..], "table {}", p.table);
+        let stored = moves_of(&steps, 0);
+        // The acknowledged moves are the stored moves, but for sends whose ack was lost with
+        // a node (each stored or not).
+        let mut it = stored.iter();
+        for a in &p.acked {
+            assert!(
+                it.any(|s| s == a),
+                "acked move {a} of {} not stored in order",
+                p.table
+            );
+        }
+        assert!(
+            stored.len() <= p.acked.len() + p.unsure,
+            "table {}: more moves stored than sent",
+            p.table
+        );
+    }
+}
+
+fn env_usize(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Three nodes; games against the computer created on one node and played through another;
+/// the nodes are killed in turn (SIGKILL) and started again. Every game resumes on a live node
+/// and ends with a record that holds every acknowledged move once. `JUNQI_CLUSTER_KILLS` and
+/// `JUNQI_CLUSTER_GAMES` make it longer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn killed_nodes_games_resume_elsewhere() {
+    let Some(w) = world().await else { return };
+    let kills = env_usize("JUNQI_CLUSTER_KILLS", 3);
+    let games = env_usize("JUNQI_CLUSTER_GAMES", 6);
+    let names = ["n0", "n1", "n2"];
+    let mut nodes = Vec::new();
+    for n in names {
+        nodes.push(Node::start(&w, n, None).await);
+    }
+    let mut players = Vec::new();
+    for i in 0..games {
+        let (id, token) = play_computer(&nodes[i % 3]).await;
+        let mut p = Player::new(&id, &token, 100 + i as u64);
+        p.connect(&nodes[(i + 1) % 3]).await.unwrap();
+        deploy(&mut p, 200 + i as u64).await.unwrap();
+        players.push(p);
+    }
+    let mut outages = Vec::new();
+    for k in 0..kills {
+        for p in players.iter_mut() {
+            for _ in 0..3 {
+                move_or_reconnect(p, &nodes, None).await;
+            }
+        }
+        let victim = k % 3;
+        let addr = nodes[victim].addr.clone();
+        let killed = Instant::now();
+        nodes[victim].kill();
+        // The games go on in turn; for each one that lost its node, the time from the kill to
+        // its next move accepted.
+        for p in players.iter_mut() {
+            if move_or_reconnect(p, &nodes, Some(victim)).await {
+                outages.push(killed.elapsed());
+            }
+        }
+        nodes[victim] = Node::start(&w, names[victim], Some(addr)).await;
+    }
+    for p in players.iter_mut() {
+        while p.over.is_none() {
+            move_or_reconnect(p, &nodes, None).await;
+        }
+    }
+    outages.sort();
+    println!(
+        "{kills} kills, {games} games: {} games lost their node; moving again after at most {:?} from the kill (median {:?})",
+        outages.len(),
+        outages.last(),
+        outages.get(outages.len() / 2)
+    );
+    assert!(!outages.is_empty(), "no game was ever on a killed node");
+    check_games(&players, &nodes[0]).await;
+}
