@@ -161,13 +161,17 @@ impl App {
         store::id_of_code(&self.db, &code).await.ok()?
     }
 
-    /// The lobby: the public live tables (newest first) and the most recent finished games.
+    /// The lobby: the public tables not over (newest first) and the most recent finished
+    /// games, both from the database, so that every server of one database lists the same.
     pub async fn lobby(&self) -> Result<Value, Refusal> {
+        let tables = store::lobby(&self.db, 200)
+            .await
+            .map_err(Refusal::Internal)?;
         let recent = store::recent_finished(&self.db, 30)
             .await
             .map_err(Refusal::Internal)?;
         Ok(json!({
-            "tables": self.registry.lobby(200),
+            "tables": tables,
             "recent_games": recent.iter().map(game_json).collect::<Vec<_>>(),
         }))
     }

@@ -76,6 +76,7 @@ const MIGRATIONS_SQLITE: &[(i64, &str)] = &[
     (1, include_str!("../migrations/sqlite/0001_init.sql")),
     (2, include_str!("../migrations/sqlite/0002_accounts.sql")),
     (3, include_str!("../migrations/sqlite/0003_table_state.sql")),
+    (4, include_str!("../migrations/sqlite/0004_lobby.sql")),
 ];
 const MIGRATIONS_POSTGRES: &[(i64, &str)] = &[
     (1, include_str!("../migrations/postgres/0001_init.sql")),
@@ -84,6 +85,7 @@ const MIGRATIONS_POSTGRES: &[(i64, &str)] = &[
         3,
         include_str!("../migrations/postgres/0003_table_state.sql"),
     ),
+    (4, include_str!("../migrations/postgres/0004_lobby.sql")),
 ];
 
 fn bind<'q>(

@@ -121,8 +121,6 @@ pub(crate) enum Cmd {
 pub(crate) struct TableHandle {
     pub tx: mpsc::Sender<Cmd>,
     pub summary: Arc<Mutex<Value>>,
-    /// Who created the table (`player:<id>`), for the per-creator limit.
-    pub creator: String,
 }
 
 /// What a table needs to be created.
@@ -170,6 +168,8 @@ pub(crate) struct Table {
     bots: Vec<Option<BotSlot>>,
     conns: HashMap<u64, Conn>,
     summary: Arc<Mutex<Value>>,
+    /// The lobby entry as last stored in the database (`None`: none stored).
+    lobby_written: Option<Value>,
     tx: mpsc::Sender<Cmd>,
     rx: Option<mpsc::Receiver<Cmd>>,
     finished_recorded: bool,
@@ -219,6 +219,7 @@ impl Table {
             bots: (0..n).map(|_| None).collect(),
             conns: HashMap::new(),
             summary: Arc::new(Mutex::new(Value::Null)),
+            lobby_written: None,
             tx,
             rx: Some(rx),
             finished_recorded: false,
@@ -234,7 +235,6 @@ impl Table {
         TableHandle {
             tx: self.tx.clone(),
             summary: self.summary.clone(),
-            creator: self.creator.clone(),
         }
     }
 
@@ -308,6 +308,7 @@ impl Table {
                     other => t.seats[s].kind = other.clone(),
                 }
             }
+            let entry = t.lobby_entry();
             let insert = store::insert_table(
                 &t.id,
                 &t.code,
@@ -318,13 +319,16 @@ impl Table {
                 &t.seats_json(),
                 now as i64,
                 &t.creator,
+                entry.as_ref().map(Value::to_string),
             );
             if let Err(e) = env.db.write(vec![insert]).await {
                 last_err = e;
                 continue;
             }
+            t.lobby_written = entry;
             if start {
                 t.start().await?;
+                t.store_lobby_entry().await;
             }
             t.refresh_summary();
             let summary = t.summary_json();
@@ -348,6 +352,8 @@ impl Table {
 
     async fn run(mut self) {
         let Some(mut rx) = self.rx.take() else { return };
+        // A table resumed from the database stores its lobby entry afresh.
+        self.store_lobby_entry().await;
         // Bots to move right away (a reloaded game, or a bot that moves first).
         self.maybe_start_bot();
         loop {
@@ -362,6 +368,7 @@ impl Table {
                 },
                 _ = sleep => self.on_time().await,
             }
+            self.store_lobby_entry().await;
             if self.closed
                 || (self.status == Status::Over && self.conns.is_empty() && !self.bot_thinking())
             {
