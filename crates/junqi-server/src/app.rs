@@ -6,7 +6,7 @@ use crate::accounts::Accounts;
 use crate::clock::Clock;
 use crate::db::Db;
 use crate::error::Refusal;
-use crate::limits::Limiter;
+use crate::limits::{Limiter, RateBudget};
 use crate::rating::rating_task;
 use crate::registry::Registry;
 pub use crate::settings::Settings;
@@ -48,6 +48,10 @@ pub struct App {
     pub registry: Arc<Registry>,
     /// Table creation per address.
     pub(crate) limiter: Arc<Limiter>,
+    /// WebSocket frames per client address and per account, shared by every connection here.
+    /// Servers sharing clients exchange its usage (`drain_local_usage`, `add_remote_usage`) so
+    /// that a budget holds across them.
+    pub frame_budget: Arc<RateBudget>,
     env: TableEnv,
     next_conn: AtomicU64,
     pub(crate) accounts: Accounts,
@@ -87,6 +91,13 @@ impl App {
             std::time::Duration::from_secs(60),
             100_000,
         ));
+        // Keys are addresses and accounts with a live connection (at most
+        // `max_connections_per_address` each): far fewer than this unless under attack.
+        let frame_budget = Arc::new(RateBudget::new(
+            settings.rate_per_sec,
+            settings.rate_burst,
+            100_000,
+        ));
         let env = TableEnv {
             db: db.clone(),
             clock: clock.clone(),
@@ -102,6 +113,7 @@ impl App {
             settings,
             registry,
             limiter,
+            frame_budget,
             env,
             next_conn: AtomicU64::new(1),
             accounts,

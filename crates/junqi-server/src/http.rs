@@ -748,11 +748,12 @@ async fn replay(
 
 async fn ws(
     State(app): State<Arc<App>>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
     Path(id): Path<String>,
     upgrade: WebSocketUpgrade,
 ) -> Response {
     upgrade
         .max_message_size(crate::protocol::MAX_WS_MESSAGE)
         .max_frame_size(crate::protocol::MAX_WS_MESSAGE)
-        .on_upgrade(move |socket| crate::ws::serve(app, id, socket))
+        .on_upgrade(move |socket| crate::ws::serve(app, id, addr.ip(), socket))
 }
