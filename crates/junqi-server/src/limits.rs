@@ -159,7 +159,7 @@ impl RateBudget {
             .map(|(k, b)| (k.clone(), std::mem::take(&mut b.local)))
             .collect();
         self.sweep(&mut map, now);
-        used.sort_unstable_by(|a, b| b.1.cmp(&a.1));
+        used.sort_unstable_by_key(|u| std::cmp::Reverse(u.1));
         used.truncate(MAX_DRAINED_KEYS);
         used
     }
