@@ -18,10 +18,12 @@ fi
 bin="${JUNQI_BIN:-$root/target/release/junqi}"
 data="$(mktemp -d /tmp/junqi-soak.XXXXXX)"
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
+# Every client is 127.0.0.1: the per-address limits (connections, table creation, open tables,
+# the frame budget shared by all of an address's connections) are raised.
 "$bin" serve --addr "127.0.0.1:$port" --data-dir "$data" \
   --max-connections-per-address $((concurrency * 3)) --tables-per-minute 1000000 \
   --max-open-tables "$concurrency" \
-  --rate 100 --bot-delay-ms 0 >"$data/serve.log" 2>&1 &
+  --rate 1000000 --bot-delay-ms 0 >"$data/serve.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 1 50); do curl -sf "http://127.0.0.1:$port/api/info" >/dev/null 2>&1 && break; sleep 0.2; done

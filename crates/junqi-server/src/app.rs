@@ -6,7 +6,7 @@ use crate::accounts::Accounts;
 use crate::clock::Clock;
 use crate::db::Db;
 use crate::error::Refusal;
-use crate::limits::Limiter;
+use crate::limits::{Limiter, RateBudget};
 use crate::rating::rating_task;
 use crate::registry::Registry;
 pub use crate::settings::Settings;
@@ -48,6 +48,10 @@ pub struct App {
     pub registry: Arc<Registry>,
     /// Table creation per address.
     pub(crate) limiter: Arc<Limiter>,
+    /// WebSocket frames per client address and per account, shared by every connection here.
+    /// Servers sharing clients exchange its usage (`drain_local_usage`, `add_remote_usage`) so
+    /// that a budget holds across them.
+    pub frame_budget: Arc<RateBudget>,
     env: TableEnv,
     /// This node's part of a cluster (`None`: a single node).
     pub cluster: Option<Arc<crate::cluster::Cluster>>,
@@ -100,6 +104,13 @@ impl App {
             std::time::Duration::from_secs(60),
             100_000,
         ));
+        // Keys are addresses and accounts with a live connection (at most
+        // `max_connections_per_address` each): far fewer than this unless under attack.
+        let frame_budget = Arc::new(RateBudget::new(
+            settings.rate_per_sec,
+            settings.rate_burst,
+            100_000,
+        ));
         let env = TableEnv {
             db: db.clone(),
             clock: clock.clone(),
@@ -116,6 +127,7 @@ impl App {
             settings,
             registry,
             limiter,
+            frame_budget,
             env,
             cluster,
             next_conn: AtomicU64::new(1),
@@ -180,13 +192,17 @@ impl App {
         store::id_of_code(&self.db, &code).await.ok()?
     }
 
-    /// The lobby: the public live tables (newest first) and the most recent finished games.
+    /// The lobby: the public tables not over (newest first) and the most recent finished
+    /// games, both from the database, so that every server of one database lists the same.
     pub async fn lobby(&self) -> Result<Value, Refusal> {
+        let tables = store::lobby(&self.db, 200)
+            .await
+            .map_err(Refusal::Internal)?;
         let recent = store::recent_finished(&self.db, 30)
             .await
             .map_err(Refusal::Internal)?;
         Ok(json!({
-            "tables": self.registry.lobby(200),
+            "tables": tables,
             "recent_games": recent.iter().map(game_json).collect::<Vec<_>>(),
         }))
     }

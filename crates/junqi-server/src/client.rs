@@ -53,26 +53,7 @@ pub async fn request(
     body: Option<&Value>,
     bearer: Option<&str>,
 ) -> Result<HttpReply, String> {
-    let mut s = match src {
-        None => TcpStream::connect(addr)
-            .await
-            .map_err(|e| format!("connect {addr}: {e}"))?,
-        Some(ip) => {
-            let socket = match ip {
-                std::net::IpAddr::V4(_) => tokio::net::TcpSocket::new_v4(),
-                std::net::IpAddr::V6(_) => tokio::net::TcpSocket::new_v6(),
-            }
-            .map_err(|e| e.to_string())?;
-            socket
-                .bind(std::net::SocketAddr::new(ip, 0))
-                .map_err(|e| format!("bind {ip}: {e}"))?;
-            let to = addr.parse().map_err(|e| format!("address {addr}: {e}"))?;
-            socket
-                .connect(to)
-                .await
-                .map_err(|e| format!("connect {addr}: {e}"))?
-        }
-    };
+    let mut s = tcp_from(src, addr).await?;
     let body = body.map(|b| b.to_string()).unwrap_or_default();
     let auth = bearer
         .map(|t| format!("Authorization: Bearer {t}\r\n"))
@@ -117,6 +98,30 @@ pub async fn request(
     })
 }
 
+/// A TCP connection to `addr` (`host:port`), from the local address `src` if given.
+async fn tcp_from(src: Option<std::net::IpAddr>, addr: &str) -> Result<TcpStream, String> {
+    match src {
+        None => TcpStream::connect(addr)
+            .await
+            .map_err(|e| format!("connect {addr}: {e}")),
+        Some(ip) => {
+            let socket = match ip {
+                std::net::IpAddr::V4(_) => tokio::net::TcpSocket::new_v4(),
+                std::net::IpAddr::V6(_) => tokio::net::TcpSocket::new_v6(),
+            }
+            .map_err(|e| e.to_string())?;
+            socket
+                .bind(std::net::SocketAddr::new(ip, 0))
+                .map_err(|e| format!("bind {ip}: {e}"))?;
+            let to = addr.parse().map_err(|e| format!("address {addr}: {e}"))?;
+            socket
+                .connect(to)
+                .await
+                .map_err(|e| format!("connect {addr}: {e}"))
+        }
+    }
+}
+
 fn dechunk(mut s: &str) -> String {
     let mut out = String::new();
     while let Some((size, rest)) = s.split_once("\r\n") {
@@ -145,6 +150,27 @@ impl WsClient {
         let (ws, _) = tokio_tungstenite::connect_async_with_config(url, None, true)
             .await
             .map_err(|e| format!("connect {url}: {e}"))?;
+        Ok(WsClient {
+            ws,
+            log: Vec::new(),
+            timeout: Duration::from_secs(20),
+        })
+    }
+
+    /// Connect to `url` (`ws://host:port/ws/<table>`, the host an IP address) from the local
+    /// address `src` (tests play clients of several addresses from 127.0.0.0/8).
+    pub async fn connect_from(src: std::net::IpAddr, url: &str) -> Result<WsClient, String> {
+        let host = url
+            .strip_prefix("ws://")
+            .and_then(|rest| rest.split('/').next())
+            .ok_or_else(|| format!("not a ws:// URL: {url}"))?;
+        let tcp = tcp_from(Some(src), host).await?;
+        // As `connect`: small frames go out at once.
+        let _ = tcp.set_nodelay(true);
+        let (ws, _) =
+            tokio_tungstenite::client_async_with_config(url, MaybeTlsStream::Plain(tcp), None)
+                .await
+                .map_err(|e| format!("connect {url}: {e}"))?;
         Ok(WsClient {
             ws,
             log: Vec::new(),

@@ -92,6 +92,7 @@ const MIGRATIONS_SQLITE: &[(i64, &str)] = &[
     (1, include_str!("../migrations/sqlite/0001_init.sql")),
     (2, include_str!("../migrations/sqlite/0002_accounts.sql")),
     (3, include_str!("../migrations/sqlite/0003_table_state.sql")),
+    (4, include_str!("../migrations/sqlite/0004_lobby.sql")),
     (5, include_str!("../migrations/sqlite/0005_leases.sql")),
 ];
 const MIGRATIONS_POSTGRES: &[(i64, &str)] = &[
@@ -101,6 +102,7 @@ const MIGRATIONS_POSTGRES: &[(i64, &str)] = &[
         3,
         include_str!("../migrations/postgres/0003_table_state.sql"),
     ),
+    (4, include_str!("../migrations/postgres/0004_lobby.sql")),
     (5, include_str!("../migrations/postgres/0005_leases.sql")),
 ];
 

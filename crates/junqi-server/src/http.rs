@@ -355,9 +355,14 @@ async fn create(
     let limit = app.settings.max_open_tables_per_creator;
     let creator = format!("player:{}", player.id);
     let by_addr = format!("addr:{}", addr.ip());
-    if app.registry.open_tables_of(&creator) >= limit
-        || app.registry.open_tables_of(&by_addr) >= limit * 2
-    {
+    // Counted in the database: the tables may run on any server of it.
+    let db = &app.db;
+    let open = |key: String| async move {
+        crate::store::open_tables_of(db, &key)
+            .await
+            .map_err(Refusal::Internal)
+    };
+    if open(creator.clone()).await? >= limit || open(by_addr.clone()).await? >= limit * 2 {
         return Err(Refusal::TooManyTables { limit });
     }
     let key = if session.is_some() { by_addr } else { creator };
@@ -743,11 +748,12 @@ async fn replay(
 
 async fn ws(
     State(app): State<Arc<App>>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
     Path(id): Path<String>,
     upgrade: WebSocketUpgrade,
 ) -> Response {
     upgrade
         .max_message_size(crate::protocol::MAX_WS_MESSAGE)
         .max_frame_size(crate::protocol::MAX_WS_MESSAGE)
-        .on_upgrade(move |socket| crate::ws::serve(app, id, socket))
+        .on_upgrade(move |socket| crate::ws::serve(app, id, addr.ip(), socket))
 }

@@ -1,9 +1,10 @@
 //! The live tables of this server: a map from table id (and from join code) to the handle of
-//! its actor, and the lobby list built from the tables' published summaries. Tables register
-//! themselves when their actor starts and leave when it ends; nothing here awaits.
+//! its actor. Tables register themselves when their actor starts and leave when it ends; nothing
+//! here awaits. The lobby and the per-creator count of open tables are not built from here but
+//! from the database (`store::lobby`, `store::open_tables_of`): with several servers on one
+//! database, each holds only the tables it runs.
 
 use crate::table::TableHandle;
-use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -62,23 +63,6 @@ impl Registry {
         self.codes.lock().ok().and_then(|c| c.get(code).cloned())
     }
 
-    /// Summaries of the public live tables, newest first (at most `limit`).
-    pub fn lobby(&self, limit: usize) -> Vec<Value> {
-        let handles: Vec<TableHandle> = self
-            .tables
-            .lock()
-            .map(|t| t.values().cloned().collect())
-            .unwrap_or_default();
-        let mut list: Vec<Value> = handles
-            .iter()
-            .filter_map(|h| h.summary.lock().ok().map(|s| s.clone()))
-            .filter(|s| s["private"] != json!(true) && s["status"] != json!("over"))
-            .collect();
-        list.sort_by_key(|s| std::cmp::Reverse(s["created_ms"].as_u64().unwrap_or(0)));
-        list.truncate(limit);
-        list
-    }
-
     /// How many tables are live.
     pub fn len(&self) -> usize {
         self.tables.lock().map(|t| t.len()).unwrap_or(0)
@@ -87,24 +71,5 @@ impl Registry {
     /// No table is live.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
-    }
-
-    /// How many live tables are still open to players (waiting for seats), by creator key.
-    pub(crate) fn open_tables_of(&self, creator: &str) -> usize {
-        let handles: Vec<TableHandle> = self
-            .tables
-            .lock()
-            .map(|t| t.values().cloned().collect())
-            .unwrap_or_default();
-        handles
-            .iter()
-            .filter(|h| h.creator == creator)
-            .filter(|h| {
-                h.summary
-                    .lock()
-                    .map(|s| s["status"] == json!("waiting") || s["status"] == json!("deploying"))
-                    .unwrap_or(false)
-            })
-            .count()
     }
 }

@@ -10,9 +10,10 @@ pub struct Settings {
     /// 人机对战, a host's "add a bot", a leaver's stand-in. By default 普通 (`normal`); an
     /// operator whose machine is busy may choose a cheaper one.
     pub default_bot: String,
-    /// Frames per second a connection may send (token bucket refill).
+    /// WebSocket frames per second one client address may send, over all its connections; the
+    /// same again for one account (token bucket refill; see `limits::RateBudget`).
     pub rate_per_sec: f64,
-    /// Token bucket size.
+    /// Token bucket size of [`Settings::rate_per_sec`].
     pub rate_burst: f64,
     /// A table nobody plays at (no seated person connected, before play) is closed after this.
     pub table_idle_ms: u64,

@@ -54,10 +54,11 @@ pub(crate) fn insert_table(
     seats: &str,
     created_ms: i64,
     creator: &str,
+    summary: Option<String>,
 ) -> Stmt {
     (
-        "INSERT INTO junqi_tables (id, code, name, config, host_seat, status, seats, created_ms, creator) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        "INSERT INTO junqi_tables (id, code, name, config, host_seat, status, seats, created_ms, creator, summary) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
         vec![
             id.into(),
             code.into(),
@@ -68,6 +69,7 @@ pub(crate) fn insert_table(
             seats.into(),
             created_ms.into(),
             creator.into(),
+            summary.into(),
         ],
     )
 }
@@ -77,6 +79,14 @@ pub(crate) fn save_seats(id: &str, seats: &str, status: &str) -> Stmt {
     (
         "UPDATE junqi_tables SET seats = $1, status = $2 WHERE id = $3",
         vec![seats.into(), status.into(), id.into()],
+    )
+}
+
+/// A table's lobby entry (JSON; `None`: not listed).
+pub(crate) fn save_summary(id: &str, summary: Option<String>) -> Stmt {
+    (
+        "UPDATE junqi_tables SET summary = $1 WHERE id = $2",
+        vec![summary.into(), id.into()],
     )
 }
 
@@ -104,10 +114,11 @@ pub(crate) fn insert_entry(id: &str, seq: i64, entry: &str, at_ms: i64) -> Stmt 
     )
 }
 
-/// The end of a game: its result.
+/// The end of a game: its result. The table leaves the lobby (its entry is cleared).
 pub(crate) fn finish_table(id: &str, result: &str, finished_ms: i64) -> Stmt {
     (
-        "UPDATE junqi_tables SET status = 'over', result = $1, finished_ms = $2, state = NULL WHERE id = $3",
+        "UPDATE junqi_tables SET status = 'over', result = $1, finished_ms = $2, state = NULL, summary = NULL \
+         WHERE id = $3",
         vec![result.into(), finished_ms.into(), id.into()],
     )
 }
@@ -170,6 +181,40 @@ pub(crate) async fn id_of_code(db: &Db, code: &str) -> Result<Option<String>, St
         )
         .await?
         .map(|r| col_str(&r, 0)))
+}
+
+/// The lobby: the stored entries of the public tables not over, newest first (at most
+/// `limit`). Whichever server runs a table writes its entry; any server lists them all. The
+/// `status` column is the one the game's own writes keep, so it wins over the entry's copy (an
+/// entry written a moment before the status changed never shows a stale status).
+pub(crate) async fn lobby(db: &Db, limit: i64) -> Result<Vec<Value>, String> {
+    Ok(db
+        .fetch(
+            "SELECT summary, status FROM junqi_tables WHERE summary IS NOT NULL AND status <> 'over' \
+             ORDER BY created_ms DESC LIMIT $1",
+            vec![limit.into()],
+        )
+        .await?
+        .iter()
+        .filter_map(|r| {
+            let mut v: Value = serde_json::from_str(&col_opt_str(r, 0)?).ok()?;
+            v.as_object_mut()?
+                .insert("status".into(), Value::from(col_str(r, 1)));
+            Some(v)
+        })
+        .collect())
+}
+
+/// How many tables of a creator key are still open to players (waiting for seats or
+/// deploying), on every server of the database.
+pub(crate) async fn open_tables_of(db: &Db, creator: &str) -> Result<usize, String> {
+    Ok(db
+        .fetch_opt(
+            "SELECT COUNT(*) FROM junqi_tables WHERE creator = $1 AND status IN ('waiting', 'deploying')",
+            vec![creator.into()],
+        )
+        .await?
+        .map_or(0, |r| col_i64(&r, 0).max(0) as usize))
 }
 
 /// A finished game's list entry, as the lobby and player pages show it.

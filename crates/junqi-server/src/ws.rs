@@ -1,6 +1,10 @@
 //! One WebSocket connection: validates every frame, rate-limits, keeps the connection alive
 //! with pings (and closes one that says nothing), and forwards to its table. A connection must
 //! say `hello` within the hello timeout or it is closed.
+//!
+//! The frame rate limit is the server's [`crate::limits::RateBudget`], per client address and,
+//! once the connection acts as a person, per account: all of one person's connections draw on
+//! one budget, however many they open.
 
 use crate::app::App;
 use crate::error::{error_frame, Refusal};
@@ -8,42 +12,12 @@ use crate::protocol::{parse_client, ClientMsg};
 use crate::table::Cmd;
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
 use futures_util::{SinkExt, StreamExt};
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
-/// A token bucket.
-struct Bucket {
-    tokens: f64,
-    burst: f64,
-    rate: f64,
-    last: Instant,
-}
-
-impl Bucket {
-    fn new(burst: f64, rate: f64) -> Bucket {
-        Bucket {
-            tokens: burst,
-            burst,
-            rate,
-            last: Instant::now(),
-        }
-    }
-    fn take(&mut self) -> bool {
-        let now = Instant::now();
-        self.tokens =
-            (self.tokens + now.duration_since(self.last).as_secs_f64() * self.rate).min(self.burst);
-        self.last = now;
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
-}
-
-/// Frames refused by the rate limit before the connection is closed.
+/// Frames of one connection refused by the rate limit before that connection is closed.
 const MAX_VIOLATIONS: u32 = 200;
 
 /// What goes out on a connection: a frame, or a ping.
@@ -53,7 +27,7 @@ enum Outgoing {
 }
 
 /// Serve one connection to table `table_id`.
-pub(crate) async fn serve(app: Arc<App>, table_id: String, socket: WebSocket) {
+pub(crate) async fn serve(app: Arc<App>, table_id: String, client: IpAddr, socket: WebSocket) {
     let (mut sink, mut stream) = socket.split();
     let (tx, mut rx) = mpsc::channel::<Utf8Bytes>(1024);
     let (ping_tx, mut ping_rx) = mpsc::channel::<()>(1);
@@ -90,7 +64,10 @@ pub(crate) async fn serve(app: Arc<App>, table_id: String, socket: WebSocket) {
     };
     let settings = &app.settings;
     let conn = app.next_conn_id();
-    let mut bucket = Bucket::new(settings.rate_burst, settings.rate_per_sec);
+    let addr_key = format!("addr:{client}");
+    // The account the connection acts as, once it has one (a session, or a guest made when it
+    // takes a seat).
+    let mut account_key: Option<String> = None;
     let mut violations = 0u32;
     let mut joined: Option<crate::table::TableHandle> = None;
     let mut identified = false;
@@ -148,12 +125,16 @@ pub(crate) async fn serve(app: Arc<App>, table_id: String, socket: WebSocket) {
             Message::Close(_) => break,
             _ => continue,
         };
-        if !bucket.take() {
+        let taken = match &account_key {
+            Some(a) => app.frame_budget.take(&[addr_key.as_str(), a.as_str()]),
+            None => app.frame_budget.take(&[addr_key.as_str()]),
+        };
+        if let Err(retry_after) = taken {
             violations += 1;
             if violations > MAX_VIOLATIONS {
                 break;
             }
-            say(&Refusal::RateLimited { retry_after: 1 }, None);
+            say(&Refusal::RateLimited { retry_after }, None);
             continue;
         }
         let req = match parse_client(frame.as_str()) {
@@ -177,6 +158,7 @@ pub(crate) async fn serve(app: Arc<App>, table_id: String, socket: WebSocket) {
                     None => None,
                 };
                 identified = player.is_some();
+                account_key = player.as_ref().map(|p| format!("player:{}", p.id));
                 let Some(tx) = strong.take() else { break };
                 let sent = app
                     .send_to_table(&table_id, || Cmd::Hello {
@@ -219,6 +201,7 @@ pub(crate) async fn serve(app: Arc<App>, table_id: String, socket: WebSocket) {
                     match app.new_guest(name.as_deref()).await {
                         Ok((p, _)) => {
                             identified = true;
+                            account_key = Some(format!("player:{}", p.id));
                             player = Some(p.clone());
                             if h.tx.send(Cmd::Identify { conn, player: p }).await.is_err() {
                                 break;

@@ -138,3 +138,119 @@ async fn flooding_is_rate_limited() {
     assert!(limited >= 40, "{limited} limited, {pongs} answered");
     assert!(pongs >= 5, "{pongs} answered");
 }
+
+/// Send `n` pings; the answers: (pongs, `request.rate_limited` errors).
+async fn pings(c: &mut WsClient, n: usize) -> (usize, usize) {
+    for i in 0..n {
+        c.send(&json!({"type": "ping", "t": i})).await.unwrap();
+    }
+    let (mut pongs, mut limited) = (0, 0);
+    while pongs + limited < n {
+        let f = c.recv().await.unwrap();
+        match f["type"].as_str().unwrap() {
+            "pong" => pongs += 1,
+            "error" if f["code"] == "request.rate_limited" => {
+                assert!(f["args"]["retry_after"].as_u64().unwrap() >= 1, "{f}");
+                limited += 1;
+            }
+            _ => {}
+        }
+    }
+    (pongs, limited)
+}
+
+/// A WebSocket from loopback address `src` that said hello (with a session if given).
+async fn hello_from(ts: &TestServer, src: &str, table: &str, session: Option<&str>) -> WsClient {
+    let mut c = WsClient::connect_from(src.parse().unwrap(), &ts.ws_url(table))
+        .await
+        .unwrap();
+    let mut hello = json!({"type": "hello"});
+    if let Some(s) = session {
+        hello["session"] = s.into();
+    }
+    c.send(&hello).await.unwrap();
+    c.recv_type("welcome").await.unwrap();
+    c
+}
+
+/// The frame budget belongs to the client address and to the account, not to a connection:
+/// a second connection from one address finds what the first left, another address has its
+/// own, and one account's connections from two addresses share the account's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_share_the_frame_budget_of_their_address_and_account() {
+    // Ten frames, then one per 100 s: nothing refills during the test.
+    let ts = start_with(|c| {
+        c.settings.rate_per_sec = 0.01;
+        c.settings.rate_burst = 10.0;
+    })
+    .await;
+    let (st, created) = ts.post("/api/tables", json!({"board": "two_player"})).await;
+    assert_eq!(st, 201, "{created}");
+    let id = created["table"]["id"].as_str().unwrap().to_string();
+    // Two connections from 127.0.0.1: their hellos take 2 of the address's 10 frames, and the
+    // first spends the other 8.
+    let mut a = join(&ts, &id, created["token"].as_str(), None).await;
+    let mut b = join(&ts, &id, None, None).await;
+    assert_eq!(pings(&mut a, 12).await, (8, 4));
+    assert_eq!(
+        pings(&mut b, 1).await,
+        (0, 1),
+        "the second connection shares it"
+    );
+    // Another address has its own budget.
+    let mut c = hello_from(&ts, "127.0.0.2", &id, None).await;
+    assert_eq!(pings(&mut c, 3).await, (3, 0));
+    // One account from two fresh addresses: the second finds the account's budget spent by
+    // the first, though its address has 9 frames left.
+    let guest = http_from(
+        "127.0.0.3",
+        &ts.addr(),
+        "POST",
+        "/api/guest",
+        Some(&json!({})),
+        None,
+    )
+    .await;
+    let session = guest.body["session"].as_str().unwrap().to_string();
+    let mut d = hello_from(&ts, "127.0.0.3", &id, Some(&session)).await;
+    let mut e = hello_from(&ts, "127.0.0.4", &id, Some(&session)).await;
+    // d: its address has 9 left after the hello (the hello counts before the account is known).
+    assert_eq!(pings(&mut d, 12).await, (9, 3));
+    assert_eq!(
+        pings(&mut e, 3).await,
+        (1, 2),
+        "the account had one frame left"
+    );
+}
+
+/// A connection that keeps flooding past its refusals is closed, as before the budget was
+/// shared; the address's other connections stay open.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connection_that_keeps_flooding_is_closed() {
+    let ts = start_with(|c| {
+        c.settings.rate_per_sec = 0.01;
+        c.settings.rate_burst = 5.0;
+    })
+    .await;
+    let (_, created) = ts.post("/api/tables", json!({"board": "two_player"})).await;
+    let id = created["table"]["id"].as_str().unwrap().to_string();
+    let mut quiet = join(&ts, &id, created["token"].as_str(), None).await;
+    let mut flood = join(&ts, &id, None, None).await;
+    for i in 0..400 {
+        if flood.send(&json!({"type": "ping", "t": i})).await.is_err() {
+            break;
+        }
+    }
+    let end = flood.recv_until(|_| false).await.unwrap_err();
+    assert!(
+        !end.contains("timed out"),
+        "the flooding connection is closed: {end}"
+    );
+    // The quiet one is still there (refused a frame, but open).
+    quiet.send(&json!({"type": "ping"})).await.unwrap();
+    let f = quiet
+        .recv_until(|f| f["type"] == "pong" || f["type"] == "error")
+        .await
+        .unwrap();
+    assert_eq!(f["code"], "request.rate_limited", "{f}");
+}

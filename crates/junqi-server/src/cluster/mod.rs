@@ -256,7 +256,6 @@ impl Cluster {
         TableHandle {
             tx,
             summary: Arc::new(Mutex::new(summary)),
-            creator: String::new(),
         }
     }
 

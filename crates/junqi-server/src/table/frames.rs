@@ -92,6 +92,54 @@ impl Table {
         })
     }
 
+    /// The table's lobby entry: its summary without what changes with every move or connection
+    /// (`plies`, `spectators`, each seat's `connected`: the `table` frame has them live), so that
+    /// the stored entry changes only when seats, status or settings do. `None` for a table the
+    /// lobby does not list (private, or over).
+    pub(super) fn lobby_entry(&self) -> Option<Value> {
+        if self.config.private || self.status == Status::Over {
+            return None;
+        }
+        let mut v = self.summary_json();
+        let o = v.as_object_mut()?;
+        o.remove("plies");
+        o.remove("spectators");
+        if let Some(Value::Array(seats)) = o.get_mut("seats") {
+            for s in seats.iter_mut().filter_map(Value::as_object_mut) {
+                s.remove("connected");
+            }
+        }
+        Some(v)
+    }
+
+    /// Store the lobby entry if it changed since it was last stored: one write when seats,
+    /// status or settings change, none for a move. Called by the actor after each command, so
+    /// the writes are in the table's own order. A failed write is tried again after the next
+    /// command (the lobby is a listing; the game's own writes do not wait for it).
+    pub(super) async fn store_lobby_entry(&mut self) {
+        if self.closed {
+            // Expired: its row is gone.
+            return;
+        }
+        let entry = self.lobby_entry();
+        if entry == self.lobby_written {
+            return;
+        }
+        if entry.is_none() && self.status == Status::Over {
+            // The write that ended the game cleared the entry with it.
+            self.lobby_written = None;
+            return;
+        }
+        let text = entry.as_ref().map(Value::to_string);
+        match self
+            .db_write(vec![crate::store::save_summary(&self.id, text)])
+            .await
+        {
+            Ok(()) => self.lobby_written = entry,
+            Err(e) => tracing::warn!(table = %self.id, "cannot store the lobby entry: {e}"),
+        }
+    }
+
     pub(super) fn refresh_summary(&self) {
         let s = self.summary_json();
         if let Ok(mut g) = self.summary.lock() {

@@ -126,8 +126,6 @@ pub(crate) enum Cmd {
 pub(crate) struct TableHandle {
     pub tx: mpsc::Sender<Cmd>,
     pub summary: Arc<Mutex<Value>>,
-    /// Who created the table (`player:<id>`), for the per-creator limit.
-    pub creator: String,
 }
 
 /// What a table needs to be created.
@@ -175,6 +173,8 @@ pub(crate) struct Table {
     bots: Vec<Option<BotSlot>>,
     conns: HashMap<u64, Conn>,
     summary: Arc<Mutex<Value>>,
+    /// The lobby entry as last stored in the database (`None`: none stored).
+    lobby_written: Option<Value>,
     tx: mpsc::Sender<Cmd>,
     rx: Option<mpsc::Receiver<Cmd>>,
     finished_recorded: bool,
@@ -230,6 +230,7 @@ impl Table {
             bots: (0..n).map(|_| None).collect(),
             conns: HashMap::new(),
             summary: Arc::new(Mutex::new(Value::Null)),
+            lobby_written: None,
             tx,
             rx: Some(rx),
             finished_recorded: false,
@@ -261,7 +262,6 @@ impl Table {
         TableHandle {
             tx: self.tx.clone(),
             summary: self.summary.clone(),
-            creator: self.creator.clone(),
         }
     }
 
@@ -335,6 +335,7 @@ impl Table {
                     other => t.seats[s].kind = other.clone(),
                 }
             }
+            let entry = t.lobby_entry();
             let insert = store::insert_table(
                 &t.id,
                 &t.code,
@@ -345,6 +346,7 @@ impl Table {
                 &t.seats_json(),
                 now as i64,
                 &t.creator,
+                entry.as_ref().map(Value::to_string),
             );
             let mut stmts = vec![insert];
             if let Some(c) = &env.cluster {
@@ -359,8 +361,10 @@ impl Table {
             if let (Some(c), Some(f)) = (&env.cluster, &t.fence) {
                 c.hold(f);
             }
+            t.lobby_written = entry;
             if start {
                 t.start().await?;
+                t.store_lobby_entry().await;
             }
             t.refresh_summary();
             let summary = t.summary_json();
@@ -384,6 +388,8 @@ impl Table {
 
     async fn run(mut self) {
         let Some(mut rx) = self.rx.take() else { return };
+        // A table resumed from the database stores its lobby entry afresh.
+        self.store_lobby_entry().await;
         // Bots to move right away (a reloaded game, or a bot that moves first).
         self.maybe_start_bot();
         loop {
@@ -398,6 +404,7 @@ impl Table {
                 },
                 _ = sleep => self.on_time().await,
             }
+            self.store_lobby_entry().await;
             if self.closed
                 || self.stopped
                 || self.lost.load(std::sync::atomic::Ordering::Relaxed)

@@ -13,6 +13,7 @@
 use super::frames::text;
 use super::{SeatKind, Status, Table};
 use crate::error::Refusal;
+use crate::store;
 use junqi_core::{BoardKind, Seat};
 use serde_json::json;
 use std::collections::BTreeSet;
@@ -108,7 +109,10 @@ impl Table {
         } else {
             limit
         };
-        if self.env.registry.open_tables_of(&self.creator) >= share {
+        let open = store::open_tables_of(&self.env.db, &self.creator)
+            .await
+            .map_err(Refusal::Internal)?;
+        if open >= share {
             return Err(Refusal::TooManyTables { limit });
         }
         // The creation-rate key of the HTTP creations: by address for a guest's table.

@@ -24,7 +24,9 @@ pub struct Args {
     /// stand-in): a level (beginner, normal, expert, master) or another built-in bot.
     #[arg(long, default_value_t = junqi_ai::default_bot().to_string())]
     pub default_bot: String,
-    /// Frames per second each connection may send.
+    /// WebSocket frames per second one client address may send, over all its connections (and
+    /// one account, over all its connections and addresses); bursts of twice as many. A load
+    /// test from one machine needs more.
     #[arg(long, default_value_t = 20.0)]
     pub rate: f64,
     /// Open connections (HTTP and WebSocket) one client address may hold (a load test from one
