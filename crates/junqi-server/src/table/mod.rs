@@ -47,7 +47,7 @@ use crate::clock::Clock;
 use crate::db::Db;
 use crate::error::Refusal;
 use crate::protocol::ClientMsg;
-use crate::rating::RatingJob;
+use crate::rating::RatingMsg;
 use crate::registry::Registry;
 use crate::secret::random_token;
 use crate::settings::Settings;
@@ -63,6 +63,12 @@ use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc;
+use tracing::Instrument;
+
+/// The span of a table's work (see [`Table::span`]).
+pub(crate) fn span_of(id: &str) -> tracing::Span {
+    tracing::info_span!("table", table = %id)
+}
 
 /// The outgoing queue of one connection.
 pub(crate) type Out = mpsc::Sender<Utf8Bytes>;
@@ -74,9 +80,11 @@ pub(crate) struct TableEnv {
     pub clock: Arc<dyn Clock>,
     pub settings: Settings,
     pub registry: Arc<Registry>,
-    pub ratings: mpsc::UnboundedSender<RatingJob>,
+    pub ratings: mpsc::UnboundedSender<RatingMsg>,
     /// Table creation per address (a rematch counts as a creation).
     pub limiter: Arc<crate::limits::Limiter>,
+    /// The server's metrics (accepted actions and their latency).
+    pub metrics: Arc<crate::metrics::Metrics>,
 }
 
 impl TableEnv {
@@ -113,6 +121,11 @@ pub(crate) enum Cmd {
         v: u64,
         /// When the reply may be shown at the earliest (the pacing delay).
         due: u64,
+    },
+    /// The server is shutting down: handle nothing after this, stop the actor, then answer.
+    /// Everything queued before it has been handled (and stored) by then.
+    Shutdown {
+        done: tokio::sync::oneshot::Sender<()>,
     },
 }
 
@@ -324,7 +337,8 @@ impl Table {
                 continue;
             }
             if start {
-                t.start().await?;
+                let span = t.span();
+                t.start().instrument(span).await?;
             }
             t.refresh_summary();
             let summary = t.summary_json();
@@ -336,13 +350,19 @@ impl Table {
         )))
     }
 
+    /// The span every log line of this table's work carries: `table{table=<id>}`.
+    pub(super) fn span(&self) -> tracing::Span {
+        span_of(&self.id)
+    }
+
     fn spawn(self) -> TableHandle {
         let handle = self.handle();
         self.env
             .registry
             .register(&self.id, &self.code, handle.clone());
         self.refresh_summary();
-        tokio::spawn(async move { self.run().await });
+        let span = self.span();
+        tokio::spawn(self.run().instrument(span));
         handle
     }
 
@@ -350,6 +370,7 @@ impl Table {
         let Some(mut rx) = self.rx.take() else { return };
         // Bots to move right away (a reloaded game, or a bot that moves first).
         self.maybe_start_bot();
+        let mut stopped = None;
         loop {
             let sleep = match self.next_deadline() {
                 Some(d) => self.env.clock.sleep_until(d),
@@ -357,6 +378,10 @@ impl Table {
             };
             tokio::select! {
                 cmd = rx.recv() => match cmd {
+                    Some(Cmd::Shutdown { done }) => {
+                        stopped = Some(done);
+                        break;
+                    }
                     Some(c) => self.handle_cmd(c).await,
                     None => break,
                 },
@@ -369,6 +394,12 @@ impl Table {
             }
         }
         self.env.registry.unregister(&self.id, &self.code);
+        if let Some(done) = stopped {
+            // The connections' queues go with the table: each connection closes once the
+            // server says so (see ws.rs).
+            drop(self);
+            let _ = done.send(());
+        }
     }
 
     async fn handle_cmd(&mut self, cmd: Cmd) {
@@ -397,14 +428,23 @@ impl Table {
                 if !self.conns.contains_key(&conn) {
                     return;
                 }
+                // From here to the entry stored and its frames queued to every connection:
+                // what a player waits for, less the network.
+                let received = std::time::Instant::now();
+                let kind = msg.kind();
                 match self.message(conn, msg).await {
                     Ok(()) => {
                         if let Some(id) = &id {
                             self.send(conn, Utf8Bytes::from(crate::protocol::ack_frame(id)));
                         }
+                        self.env.metrics.action(kind, received.elapsed());
                     }
                     Err(reason) => self.error(conn, &reason, id.as_ref()),
                 }
+            }
+            // Handled by `run`, which stops.
+            Cmd::Shutdown { done } => {
+                let _ = done.send(());
             }
         }
     }

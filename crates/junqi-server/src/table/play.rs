@@ -8,7 +8,7 @@ use super::game::{Layout, TableBot, TableEntry, TableGame};
 use super::{SeatKind, SeatState, Status, Table};
 use crate::db::Stmt;
 use crate::error::Refusal;
-use crate::rating::RatingJob;
+use crate::rating::{RatingJob, RatingMsg};
 use crate::store;
 use junqi_core::record::outcome_to_text;
 use junqi_core::{BoardKind, Outcome, Seat, SeatSet};
@@ -58,7 +58,7 @@ impl Table {
             .write(vec![self.save_seats_stmt(), self.state_stmt()])
             .await
             .map_err(|e| {
-                tracing::error!(table = %self.id, "cannot store the seats: {e}");
+                tracing::error!("cannot store the seats: {e}");
                 Refusal::StoreFailed
             })
     }
@@ -128,7 +128,7 @@ impl Table {
                     self.turn_deadline = None;
                     let seat = self.game.as_ref().map(|g| g.to_move()).unwrap_or(0);
                     if let Err(e) = self.commit(TableEntry::Timeout { seat }).await {
-                        tracing::warn!(table = %self.id, "timeout refused: {e}");
+                        tracing::warn!("timeout refused: {e}");
                     }
                 }
             }
@@ -145,11 +145,11 @@ impl Table {
             .write(vec![store::delete_unplayed(&self.id)])
             .await
         {
-            tracing::warn!(table = %self.id, "cannot delete the expired table: {e}");
+            tracing::warn!("cannot delete the expired table: {e}");
             self.idle_deadline = Some(self.now() + self.env.settings.table_idle_ms);
             return;
         }
-        tracing::info!(table = %self.id, "closed: nobody played at it");
+        tracing::info!("closed: nobody played at it");
         self.broadcast(text(json!({"type": "closed", "reason": "idle"})));
         self.closed = true;
     }
@@ -178,7 +178,7 @@ impl Table {
                 let layout = match chosen {
                     Ok(Ok(l)) => l,
                     Ok(Err(e)) | Err(e) => {
-                        tracing::warn!(table = %self.id, "the bot at seat {seat} gave no layout ({e})");
+                        tracing::warn!("the bot at seat {seat} gave no layout ({e})");
                         self.layout_for_late(seat)
                     }
                 };
@@ -204,7 +204,7 @@ impl Table {
         let game = match game {
             Ok(g) => g,
             Err(e) => {
-                tracing::error!(table = %self.id, "cannot start: {e}");
+                tracing::error!("cannot start: {e}");
                 return;
             }
         };
@@ -225,7 +225,7 @@ impl Table {
             ])
             .await;
         if let Err(e) = w {
-            tracing::error!(table = %self.id, "cannot store the start: {e}");
+            tracing::error!("cannot store the start: {e}");
         }
         for s in 0..self.seats.len() {
             if self.seats[s].is_human() && !self.conns.values().any(|c| c.seat == Some(s as Seat)) {
@@ -287,10 +287,10 @@ impl Table {
         }
         if let Err(e) = self.env.db.write(stmts).await {
             // Not stored: undo, so that nothing unstored is ever announced.
-            tracing::error!(table = %self.id, "cannot store entry {entry_text}: {e}");
+            tracing::error!("cannot store entry {entry_text}: {e}");
             if let Some(g) = self.game.as_mut() {
                 if let Err(e) = g.undo_last() {
-                    tracing::error!(table = %self.id, "cannot take back entry {entry_text}: {e}");
+                    tracing::error!("cannot take back entry {entry_text}: {e}");
                 }
             }
             self.status = Status::Playing;
@@ -357,7 +357,7 @@ impl Table {
         let placings = match self.game.as_ref().map(|g| g.placings()) {
             Some(Ok(p)) => p,
             Some(Err(e)) => {
-                tracing::error!(table = %self.id, "cannot rate the game: {e}");
+                tracing::error!("cannot rate the game: {e}");
                 None
             }
             None => None,
@@ -368,7 +368,7 @@ impl Table {
             players: self.seats.iter().map(SeatState::player_id).collect(),
             placings,
         };
-        let _ = self.env.ratings.send(job);
+        let _ = self.env.ratings.send(RatingMsg::Rate(job));
     }
 
     /// A seat whose person did not come back in time, or left for good (RULES §10). The
@@ -391,7 +391,7 @@ impl Table {
             return;
         }
         if let Err(e) = self.commit(TableEntry::Leave(seat)).await {
-            tracing::warn!(table = %self.id, "leave refused: {e}");
+            tracing::warn!("leave refused: {e}");
         }
     }
 
@@ -444,7 +444,7 @@ impl Table {
                 }
             }
         }
-        tracing::info!(table = %self.id, "a bot takes seat {seat} of its leaver");
+        tracing::info!("a bot takes seat {seat} of its leaver");
         // The leaving person's connections become spectators: a fresh view for them.
         for conn in watching {
             let f = self.sync_frame(None);
