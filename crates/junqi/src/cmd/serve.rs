@@ -75,7 +75,7 @@ pub enum LogFormat {
     /// Human-readable lines.
     Text,
     /// One JSON object a line (`timestamp`, `level`, `fields.message`, `target`, and the
-    /// spans, e.g. `{"name":"table","table":"<id>"}`).
+    /// span, e.g. `"span":{"name":"table","table":"<id>"}`).
     Json,
 }
 
@@ -87,7 +87,9 @@ fn init_logs(format: LogFormat) {
     let fmt = tracing_subscriber::fmt().with_env_filter(filter);
     match format {
         LogFormat::Text => fmt.init(),
-        LogFormat::Json => fmt.json().with_current_span(false).init(),
+        // The innermost span alone (`"span":{"name":"table","table":"<id>"}`): the table a line
+        // is about, at a fixed place a log query can use.
+        LogFormat::Json => fmt.json().with_span_list(false).init(),
     }
 }
 
