@@ -11,6 +11,11 @@
 //! Every view a client gets is computed by the core's redaction ([`junqi_core::Observation`]).
 //! Every limit that keeps the server bounded (connections per address, header and hello
 //! timeouts, keepalive, table expiry, creation rates, the write-ahead log) is in [`Settings`].
+//!
+//! For the machinery that runs it (`docs/deploy.md`, "Operations"): `GET /healthz`, `GET /readyz`
+//! with checks that code built on the server can add ([`health`]), Prometheus metrics at
+//! `GET /metrics` ([`metrics`]), a `table` span on every table's log lines, and a graceful
+//! [`Server::shutdown`] with hooks ([`shutdown`]).
 
 #![warn(missing_docs)]
 
