@@ -159,7 +159,8 @@ impl Server {
         let (tables_stopped, stopped) = stop_tables(&app, deadline).await;
         note("stopping the tables", stopped);
 
-        app.shutdown.run_hooks(deadline).await;
+        let hooks = app.shutdown.run_hooks(deadline).await;
+        note("the shutdown hooks", hooks);
 
         app.shutdown.close_connections();
         let closed = tokio::time::timeout_at(deadline, app.shutdown.connections_closed())

@@ -110,8 +110,9 @@ impl Shutdown {
         self.phase.send_replace(Phase::Closing);
     }
 
-    /// Run the hooks in order (each at most once), until `deadline`.
-    pub(crate) async fn run_hooks(&self, deadline: tokio::time::Instant) {
+    /// Run the hooks in order (each at most once), until `deadline`. False if time ran out
+    /// (the hooks not reached are skipped).
+    pub(crate) async fn run_hooks(&self, deadline: tokio::time::Instant) -> bool {
         let hooks = self
             .hooks
             .lock()
@@ -123,10 +124,11 @@ impl Shutdown {
                 Ok(Err(e)) => tracing::warn!("shutdown hook {name} failed: {e}"),
                 Err(_) => {
                     tracing::warn!("shutdown hook {name}: out of time, the rest are skipped");
-                    return;
+                    return false;
                 }
             }
         }
+        true
     }
 
     /// Count a WebSocket connection until the guard is dropped.
@@ -185,10 +187,11 @@ mod tests {
         assert!(s.is_shutting_down());
         reached(&mut rx, Phase::Draining).await;
         let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(5);
-        s.run_hooks(deadline).await;
+        // A hook that fails does not stop the others, nor count as out of time.
+        assert!(s.run_hooks(deadline).await);
         assert_eq!(*order.lock().unwrap(), ["first", "failing", "last"]);
         // Hooks run once.
-        s.run_hooks(deadline).await;
+        assert!(s.run_hooks(deadline).await);
         assert_eq!(order.lock().unwrap().len(), 3);
 
         s.close_connections();
@@ -215,7 +218,7 @@ mod tests {
             Ok(())
         });
         let deadline = tokio::time::Instant::now() + std::time::Duration::from_millis(20);
-        s.run_hooks(deadline).await;
+        assert!(!s.run_hooks(deadline).await);
         assert!(!*ran.lock().unwrap());
     }
 }

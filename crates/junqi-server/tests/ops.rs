@@ -288,12 +288,30 @@ async fn shutdown_closes_websockets_with_1012_and_loses_nothing_announced() {
     c.send(&json!({"type": "act", "action": legal[0], "id": 2}))
         .await
         .unwrap();
+    // A shutdown hook (where a cluster hands its tables over) runs with every table stopped
+    // and before any WebSocket is told to reconnect.
+    let app = ts.server.app.clone();
+    let (seen_tx, seen) = tokio::sync::oneshot::channel();
+    let watched = app.clone();
+    app.shutdown.add_hook("hand over", move || async move {
+        let _ = seen_tx.send((
+            watched.live_tables(),
+            watched.shutdown.phase(),
+            watched.shutdown.open_connections(),
+        ));
+        Ok(())
+    });
     let TestServer { server, dir, .. } = ts;
     let addr = server.addr.to_string();
     let report = server.shutdown().await;
     assert!(report.clean, "{report:?}");
     assert_eq!(report.tables_stopped, 1);
     assert!(report.took_ms < 10_000);
+    assert_eq!(
+        seen.await.unwrap(),
+        (0, junqi_server::shutdown::Phase::Draining, 2)
+    );
+    assert_eq!(app.shutdown.open_connections(), 0);
 
     assert_eq!(c.closed().await.unwrap(), Some(1012));
     assert_eq!(idle.closed().await.unwrap(), Some(1012));
