@@ -1,15 +1,18 @@
 //! The shared state of a running server: the database, the clock, the settings, the registry
-//! of live tables, connection ids, accounts and the rating queue. Tables see only a narrow
-//! [`TableEnv`] of it.
+//! of live tables, connection ids, accounts and the rating queue, and the operations surface
+//! (metrics, readiness checks, shutdown). Tables see only a narrow [`TableEnv`] of it.
 
 use crate::accounts::Accounts;
 use crate::clock::Clock;
 use crate::db::Db;
 use crate::error::Refusal;
+use crate::health::Readiness;
 use crate::limits::{Limiter, RateBudget};
+use crate::metrics::Metrics;
 use crate::rating::rating_task;
 use crate::registry::Registry;
 pub use crate::settings::Settings;
+use crate::shutdown::Shutdown;
 use crate::store;
 use crate::table::{self, Cmd, TableEnv, TableHandle};
 use rand::RngCore;
@@ -52,9 +55,16 @@ pub struct App {
     /// Servers sharing clients exchange its usage (`drain_local_usage`, `add_remote_usage`) so
     /// that a budget holds across them.
     pub frame_budget: Arc<RateBudget>,
-    env: TableEnv,
     /// This node's part of a cluster (`None`: a single node).
     pub cluster: Option<Arc<crate::cluster::Cluster>>,
+    /// The Prometheus metrics (`GET /metrics`).
+    pub metrics: Arc<Metrics>,
+    /// The checks `GET /readyz` runs; more may be added (see [`crate::health`]).
+    pub readiness: Readiness,
+    /// The shutdown phase and hooks (see [`crate::shutdown`]).
+    pub shutdown: Shutdown,
+    env: TableEnv,
+    ratings: mpsc::UnboundedSender<crate::rating::RatingMsg>,
     next_conn: AtomicU64,
     pub(crate) accounts: Accounts,
 }
@@ -111,12 +121,21 @@ impl App {
             settings.rate_burst,
             100_000,
         ));
+        let metrics = Arc::new(Metrics::new(db.write_seconds()));
+        let readiness = Readiness::default();
+        let ping_timeout = std::time::Duration::from_millis(settings.readiness_timeout_ms);
+        let pinged = db.clone();
+        readiness.add("database", move || {
+            let db = pinged.clone();
+            async move { db.ping(ping_timeout).await }
+        });
         let env = TableEnv {
+            metrics: metrics.clone(),
             db: db.clone(),
             clock: clock.clone(),
             settings: settings.clone(),
             registry: registry.clone(),
-            ratings: tx,
+            ratings: tx.clone(),
             limiter: limiter.clone(),
             cluster: cluster.clone(),
         };
@@ -128,11 +147,27 @@ impl App {
             registry,
             limiter,
             frame_budget,
-            env,
             cluster,
+            metrics,
+            readiness,
+            shutdown: Shutdown::default(),
+            env,
+            ratings: tx,
             next_conn: AtomicU64::new(1),
             accounts,
         })
+    }
+
+    /// Wait until every finished game queued for rating so far is rated (shutdown).
+    pub(crate) async fn ratings_done(&self) {
+        let (done, answer) = tokio::sync::oneshot::channel();
+        if self
+            .ratings
+            .send(crate::rating::RatingMsg::Flush(done))
+            .is_ok()
+        {
+            let _ = answer.await;
+        }
     }
 
     pub(crate) fn env(&self) -> &TableEnv {

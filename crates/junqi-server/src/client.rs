@@ -240,6 +240,29 @@ impl WsClient {
         }
     }
 
+    /// Read until the server closes the connection: the code of its close frame (`None`: it
+    /// closed without one). Text frames on the way are logged; an error or no close within
+    /// `timeout` is an error.
+    pub async fn closed(&mut self) -> Result<Option<u16>, String> {
+        let deadline = tokio::time::Instant::now() + self.timeout;
+        loop {
+            let m = tokio::time::timeout_at(deadline, self.ws.next())
+                .await
+                .map_err(|_| "timed out waiting for the close".to_string())?;
+            match m {
+                None => return Ok(None),
+                Some(Err(e)) => return Err(e.to_string()),
+                Some(Ok(Message::Close(frame))) => return Ok(frame.map(|f| u16::from(f.code))),
+                Some(Ok(Message::Text(t))) => {
+                    if let Ok(v) = serde_json::from_str(t.as_str()) {
+                        self.log.push(v);
+                    }
+                }
+                Some(Ok(_)) => {}
+            }
+        }
+    }
+
     /// Close the connection.
     pub async fn close(mut self) {
         let _ = self.ws.close(None).await;

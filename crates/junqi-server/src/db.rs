@@ -3,6 +3,7 @@
 //! whatever is queued into one transaction (group commit).
 
 use anyhow::Context;
+use prometheus_client::metrics::histogram::Histogram;
 use sqlx::any::{AnyArguments, AnyPoolOptions, AnyRow};
 use sqlx::query::Query;
 use sqlx::{Any, AnyPool, Executor, Row};
@@ -86,6 +87,8 @@ pub struct Db {
     pool: AnyPool,
     backend: Backend,
     writer: mpsc::Sender<WriteJob>,
+    /// How long each group commit takes (observed by the writer task).
+    write_seconds: Histogram,
 }
 
 const MIGRATIONS_SQLITE: &[(i64, &str)] = &[
@@ -178,7 +181,13 @@ impl Db {
             .await
             .with_context(|| format!("migrating the database {url}"))?;
         let (tx, rx) = mpsc::channel(4096);
-        tokio::spawn(writer(pool.clone(), rx, wal.map(|p| (p, wal_limit))));
+        let write_seconds = crate::metrics::latency_histogram();
+        tokio::spawn(writer(
+            pool.clone(),
+            rx,
+            wal.map(|p| (p, wal_limit)),
+            write_seconds.clone(),
+        ));
         if backend == Backend::Sqlite {
             tokio::spawn(checkpointer(pool.clone()));
         }
@@ -186,6 +195,7 @@ impl Db {
             pool,
             backend,
             writer: tx,
+            write_seconds,
         })
     }
 
@@ -233,6 +243,27 @@ impl Db {
             .fetch_optional(&self.pool)
             .await
             .map_err(|e| e.to_string())
+    }
+
+    /// The histogram of the writer's group commits, in seconds (the server's metrics serve it
+    /// as `junqi_db_write_seconds`).
+    pub fn write_seconds(&self) -> Histogram {
+        self.write_seconds.clone()
+    }
+
+    /// Whether the database answers a trivial query within `timeout` (readiness).
+    pub async fn ping(&self, timeout: std::time::Duration) -> Result<(), String> {
+        match tokio::time::timeout(timeout, sqlx::query("SELECT 1").fetch_one(&self.pool)).await {
+            Ok(Ok(_)) => Ok(()),
+            Ok(Err(e)) => Err(e.to_string()),
+            Err(_) => Err(format!("no answer within {} ms", timeout.as_millis())),
+        }
+    }
+
+    /// Wait until every write queued so far is committed (or failed): a write queued after
+    /// them is committed after them, so its answer says they are done.
+    pub async fn flush(&self) -> Result<(), String> {
+        self.write(Vec::new()).await
     }
 
     /// Close the pool.
@@ -389,6 +420,7 @@ async fn writer(
     pool: AnyPool,
     mut rx: mpsc::Receiver<WriteJob>,
     wal: Option<(std::path::PathBuf, u64)>,
+    write_seconds: Histogram,
 ) {
     while let Some(first) = rx.recv().await {
         let mut batch = vec![first];
@@ -401,6 +433,7 @@ async fn writer(
         let started = std::time::Instant::now();
         let result = run_batch(&pool, &batch).await;
         let took = started.elapsed();
+        write_seconds.observe(took.as_secs_f64());
         if took > std::time::Duration::from_millis(100) {
             tracing::warn!("slow database commit: {} writes in {took:?}", batch.len());
         }

@@ -65,9 +65,13 @@ async fn session_player(app: &App, headers: &HeaderMap) -> Option<Player> {
     app.player_by_session(token).await
 }
 
-/// The router of the whole service (the body limit is enforced before a handler reads).
+/// The router of the whole service (the body limit is enforced before a handler reads; every
+/// response is counted by status class for the metrics).
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
+        .route("/metrics", get(metrics))
         .route("/api/info", get(info))
         .route("/api/boards/{board}", get(board))
         .route("/api/tables", get(list_tables).post(create_table))
@@ -87,7 +91,72 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/ws/{id}", get(ws))
         .fallback(crate::web::static_file)
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY + 1))
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            count_status,
+        ))
         .with_state(app)
+}
+
+/// Counts each response by status class (`junqi_http_requests_total`).
+async fn count_status(
+    State(app): State<Arc<App>>,
+    req: Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let res = next.run(req).await;
+    app.metrics.http_response(res.status().as_u16());
+    res
+}
+
+/// Liveness: answering at all is the check (the process runs and its event loop is free).
+async fn healthz() -> Json<Value> {
+    Json(json!({"ok": true}))
+}
+
+/// Readiness: 200 when every check passes and the server is not shutting down, else 503; the
+/// body names each check and what failed (see [`crate::health`]).
+async fn readyz(State(app): State<Arc<App>>) -> (StatusCode, Json<Value>) {
+    let shutdown = |report: &mut crate::health::Report| {
+        let error = app
+            .shutdown
+            .is_shutting_down()
+            .then(|| "the server is shutting down".to_string());
+        report.checks.insert(
+            0,
+            crate::health::CheckResult {
+                name: "shutdown".into(),
+                error,
+            },
+        );
+    };
+    let mut report = crate::health::Report { checks: Vec::new() };
+    // A stopping server says so at once, without waiting on any check.
+    if !app.shutdown.is_shutting_down() {
+        let timeout = std::time::Duration::from_millis(app.settings.readiness_timeout_ms);
+        report = app.readiness.run(timeout).await;
+    }
+    // Read after the checks: a shutdown that began meanwhile still turns the answer.
+    shutdown(&mut report);
+    let status = if report.ready() {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
+    (status, Json(report.to_json()))
+}
+
+/// The Prometheus metrics, in the text format.
+async fn metrics(State(app): State<Arc<App>>) -> Response {
+    app.metrics.live_tables.set(app.live_tables() as i64);
+    (
+        [
+            (header::CONTENT_TYPE, crate::metrics::CONTENT_TYPE),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        app.metrics.encode(),
+    )
+        .into_response()
 }
 
 async fn info(State(app): State<Arc<App>>) -> Json<Value> {

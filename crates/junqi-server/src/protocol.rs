@@ -99,6 +99,27 @@ pub enum ClientMsg {
 }
 
 impl ClientMsg {
+    /// The frame's `type`, as sent (a fixed set: the metrics label actions with it).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ClientMsg::Hello { .. } => "hello",
+            ClientMsg::TakeSeat { .. } => "take_seat",
+            ClientMsg::AddBot { .. } => "add_bot",
+            ClientMsg::RemoveBot { .. } => "remove_bot",
+            ClientMsg::Start {} => "start",
+            ClientMsg::Deploy { .. } => "deploy",
+            ClientMsg::Act { .. } => "act",
+            ClientMsg::Resign {} => "resign",
+            ClientMsg::OfferDraw {} => "offer_draw",
+            ClientMsg::AcceptDraw {} => "accept_draw",
+            ClientMsg::DeclineDraw {} => "decline_draw",
+            ClientMsg::Leave {} => "leave",
+            ClientMsg::Chat { .. } => "chat",
+            ClientMsg::Rematch {} => "rematch",
+            ClientMsg::Ping { .. } => "ping",
+        }
+    }
+
     /// The texts a frame carries, to check their length.
     fn texts(&self) -> Vec<(&'static str, &str)> {
         let mut v = Vec::new();
@@ -237,6 +258,31 @@ mod tests {
         assert!(reason(r#"{"type":"act","action":"a2-a6","extra":1}"#).contains("unknown field"));
         assert!(reason(r#"{"type":"resign","seat":1}"#).contains("unknown field"));
         assert!(reason(r#"{"type":"take_seat","seat":1,"nick":"x"}"#).contains("unknown field"));
+    }
+
+    #[test]
+    fn kind_is_the_frame_type() {
+        let frames = [
+            json!({"type": "hello"}),
+            json!({"type": "take_seat", "seat": 0}),
+            json!({"type": "add_bot", "seat": 1}),
+            json!({"type": "remove_bot", "seat": 1}),
+            json!({"type": "start"}),
+            json!({"type": "deploy", "layout": "x"}),
+            json!({"type": "act", "action": "a2-a6"}),
+            json!({"type": "resign"}),
+            json!({"type": "offer_draw"}),
+            json!({"type": "accept_draw"}),
+            json!({"type": "decline_draw"}),
+            json!({"type": "leave"}),
+            json!({"type": "chat", "phrase": "hello"}),
+            json!({"type": "rematch"}),
+            json!({"type": "ping"}),
+        ];
+        for f in frames {
+            let msg = parse_client(&f.to_string()).unwrap().msg;
+            assert_eq!(msg.kind(), f["type"], "{f}");
+        }
     }
 
     #[test]

@@ -282,12 +282,27 @@ pub(crate) struct RatingJob {
     pub placings: Option<Vec<u32>>,
 }
 
+/// What the rating task is asked.
+pub(crate) enum RatingMsg {
+    /// Rate a finished game.
+    Rate(RatingJob),
+    /// Answer once every job sent before is done (a shutdown waits for the queue).
+    Flush(tokio::sync::oneshot::Sender<()>),
+}
+
 /// Rates finished games one at a time (so that no two updates of one player race).
 pub(crate) async fn rating_task(
     db: crate::db::Db,
-    mut rx: tokio::sync::mpsc::UnboundedReceiver<RatingJob>,
+    mut rx: tokio::sync::mpsc::UnboundedReceiver<RatingMsg>,
 ) {
-    while let Some(job) = rx.recv().await {
+    while let Some(msg) = rx.recv().await {
+        let job = match msg {
+            RatingMsg::Rate(job) => job,
+            RatingMsg::Flush(done) => {
+                let _ = done.send(());
+                continue;
+            }
+        };
         let Some(placings) = &job.placings else {
             continue;
         };

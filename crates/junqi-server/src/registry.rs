@@ -63,6 +63,14 @@ impl Registry {
         self.codes.lock().ok().and_then(|c| c.get(code).cloned())
     }
 
+    /// Every live table's handle, by id.
+    pub(crate) fn handles(&self) -> Vec<(String, TableHandle)> {
+        self.tables
+            .lock()
+            .map(|t| t.iter().map(|(id, h)| (id.clone(), h.clone())).collect())
+            .unwrap_or_default()
+    }
+
     /// How many tables are live.
     pub fn len(&self) -> usize {
         self.tables.lock().map(|t| t.len()).unwrap_or(0)

@@ -51,6 +51,11 @@ pub struct Settings {
     pub chat_per_sec: f64,
     /// Chat token bucket size.
     pub chat_burst: f64,
+    /// Each readiness check (`GET /readyz`: the database answers, and any check added later)
+    /// must answer within this long, or the server is not ready.
+    pub readiness_timeout_ms: u64,
+    /// A graceful shutdown (SIGTERM, Ctrl-C) ends within this long, done or not.
+    pub shutdown_timeout_ms: u64,
     /// Limits of the account endpoints (throttles, password hashing, session lifetime).
     pub accounts: crate::accounts::AccountSettings,
 }
@@ -78,6 +83,8 @@ impl Default for Settings {
             computer_away_ms: 30 * 60 * 1000,
             chat_per_sec: 1.0,
             chat_burst: 5.0,
+            readiness_timeout_ms: 1_000,
+            shutdown_timeout_ms: 10_000,
             accounts: Default::default(),
         }
     }

@@ -5,12 +5,18 @@
 //! The frame rate limit is the server's [`crate::limits::RateBudget`], per client address and,
 //! once the connection acts as a person, per account: all of one person's connections draw on
 //! one budget, however many they open.
+//!
+//! When the server shuts down (see [`crate::shutdown`]) a connection stops reading at once,
+//! keeps sending what its table still sends while the table finishes, and closes with code 1012
+//! ("service restart") when the server says so, which browser clients take as "reconnect".
 
 use crate::app::App;
 use crate::error::{error_frame, Refusal};
+use crate::metrics::ConnectionGauge;
 use crate::protocol::{parse_client, ClientMsg};
+use crate::shutdown::{reached, Phase};
 use crate::table::Cmd;
-use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
+use axum::extract::ws::{close_code, CloseFrame, Message, Utf8Bytes, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -32,8 +38,17 @@ pub(crate) async fn serve(app: Arc<App>, table_id: String, client: IpAddr, socke
     let (tx, mut rx) = mpsc::channel::<Utf8Bytes>(1024);
     let (ping_tx, mut ping_rx) = mpsc::channel::<()>(1);
     let (closed_tx, mut closed_rx) = tokio::sync::oneshot::channel::<()>();
+    // The connection counts as open (for the metrics, and for a shutdown that waits for every
+    // close frame to go out) until its writer ends.
+    let open = (
+        ConnectionGauge::open(&app.metrics.websocket_connections),
+        app.shutdown.track_connection(),
+    );
+    let mut phase = app.shutdown.subscribe();
     let writer = tokio::spawn(async move {
+        let _open = open;
         let mut pinging = true;
+        let mut restart = false;
         loop {
             // Frames first; the connection ends when the frame queue is closed and drained.
             let out = tokio::select! {
@@ -43,6 +58,7 @@ pub(crate) async fn serve(app: Arc<App>, table_id: String, client: IpAddr, socke
                     Some(()) => Outgoing::Ping,
                     None => { pinging = false; continue }
                 },
+                _ = reached(&mut phase, Phase::Closing) => { restart = true; break }
             };
             let sent = match out {
                 Outgoing::Frame(m) => sink.send(Message::Text(m)).await,
@@ -51,6 +67,27 @@ pub(crate) async fn serve(app: Arc<App>, table_id: String, client: IpAddr, socke
             if sent.is_err() {
                 break;
             }
+        }
+        if !restart && *phase.borrow() != Phase::Running {
+            // The table let go of this connection because the server is stopping: the close
+            // waits until every table has stopped and the shutdown hooks have run, so that a
+            // client reconnecting at once finds its table served elsewhere (or after restart).
+            reached(&mut phase, Phase::Closing).await;
+            restart = true;
+        }
+        if restart {
+            // What the table queued before it stopped (the last stored entries) goes first.
+            while let Ok(m) = rx.try_recv() {
+                if sink.send(Message::Text(m)).await.is_err() {
+                    break;
+                }
+            }
+            let _ = sink
+                .send(Message::Close(Some(CloseFrame {
+                    code: close_code::RESTART,
+                    reason: Utf8Bytes::from_static("service restart"),
+                })))
+                .await;
         }
         let _ = sink.close().await;
         let _ = closed_tx.send(());
@@ -76,6 +113,8 @@ pub(crate) async fn serve(app: Arc<App>, table_id: String, client: IpAddr, socke
     let hello_by = started + Duration::from_millis(settings.hello_timeout_ms);
     let idle = Duration::from_millis(settings.idle_timeout_ms);
     let mut last_heard = started;
+    let mut stopping = app.shutdown.subscribe();
+    let mut shutting_down = false;
     let mut pings = tokio::time::interval_at(
         tokio::time::Instant::from_std(started + Duration::from_millis(settings.ping_interval_ms)),
         Duration::from_millis(settings.ping_interval_ms.max(1)),
@@ -91,6 +130,11 @@ pub(crate) async fn serve(app: Arc<App>, table_id: String, client: IpAddr, socke
         let msg = tokio::select! {
             m = stream.next() => m,
             _ = &mut closed_rx => break,
+            // Stop reading: the table finishes what it has and stops; the writer closes.
+            _ = reached(&mut stopping, Phase::Draining) => {
+                shutting_down = true;
+                break;
+            }
             _ = tokio::time::sleep_until(tokio::time::Instant::from_std(deadline)) => {
                 if joined.is_none() {
                     say(&Refusal::BadRequest(format!(
@@ -106,6 +150,11 @@ pub(crate) async fn serve(app: Arc<App>, table_id: String, client: IpAddr, socke
             }
         };
         let Some(Ok(msg)) = msg else { break };
+        if *stopping.borrow() != Phase::Running {
+            // A frame that raced the shutdown: nothing read from now on reaches a table.
+            shutting_down = true;
+            break;
+        }
         last_heard = Instant::now();
         let frame = match msg {
             Message::Text(t) if t.len() > crate::protocol::MAX_KEPT_FRAME => {
@@ -227,11 +276,18 @@ pub(crate) async fn serve(app: Arc<App>, table_id: String, client: IpAddr, socke
             }
         }
     }
-    if let Some(h) = joined {
+    // A server shutting down does not tell the table the person left: the table is stopping,
+    // and a person who was playing has not walked away (they reconnect after the restart).
+    if let (Some(h), false) = (joined, shutting_down) {
         let _ = h.tx.send(Cmd::Closed { conn }).await;
     }
     drop(strong);
     drop(weak);
     drop(ping_tx);
-    let _ = tokio::time::timeout(Duration::from_secs(5), writer).await;
+    if shutting_down {
+        // The writer ends with the server's close (bounded by the shutdown's own deadline).
+        let _ = writer.await;
+    } else {
+        let _ = tokio::time::timeout(Duration::from_secs(5), writer).await;
+    }
 }

@@ -292,7 +292,7 @@ impl Cluster {
                     (conn, What::Closed)
                 }
                 // Only a table's own node sends these.
-                Cmd::BotDone { .. } | Cmd::Stop => continue,
+                Cmd::BotDone { .. } | Cmd::Stop | Cmd::Shutdown { .. } => continue,
             };
             let msg = ToTable {
                 table: table.clone(),

@@ -97,7 +97,9 @@ impl Table {
                     .ok()
                     .flatten()
                     .unwrap_or_else(|| {
-                        tracing::error!(table = %self.id, "the bot at seat {seat} failed to start: the random bot plays");
+                        tracing::error!(
+                            "the bot at seat {seat} failed to start: the random bot plays"
+                        );
                         TableBot::stand_in(&rules, seat, None)
                     });
                     self.bots[s] = Some(BotSlot {
@@ -137,7 +139,10 @@ impl Table {
         let tx = self.tx.clone();
         let budget = Budget::Iterations(self.env.settings.bot_iterations);
         let rules = self.config.rules;
+        // The bot thinks on another thread: it keeps the table's span for anything it logs.
+        let span = tracing::Span::current();
         tokio::task::spawn_blocking(move || {
+            let _span = span.enter();
             let action = match guarded(|| bot.choose(&view, budget)) {
                 Ok(a) => a,
                 Err(e) => {
@@ -173,7 +178,9 @@ impl Table {
             if let Some(pending) = Events::concat(std::mem::take(&mut slot.pending)) {
                 let view = g.bot_view(seat);
                 if let Err(e) = guarded(|| bot.observe(Some(&pending), &view)) {
-                    tracing::error!(table = %self.id, "the bot at seat {seat} failed observing ({e}): the random bot plays on");
+                    tracing::error!(
+                        "the bot at seat {seat} failed observing ({e}): the random bot plays on"
+                    );
                     bot = TableBot::stand_in(&self.config.rules, seat, Some(&view));
                 }
             }
@@ -191,7 +198,7 @@ impl Table {
             let action = match action {
                 Ok(a) if g.is_legal(a) => Some(a),
                 other => {
-                    tracing::warn!(table = %self.id, "bot {name} at seat {seat} failed: {other:?}");
+                    tracing::warn!("bot {name} at seat {seat} failed: {other:?}");
                     g.first_legal()
                 }
             };

@@ -47,7 +47,7 @@ use crate::clock::Clock;
 use crate::db::Db;
 use crate::error::Refusal;
 use crate::protocol::ClientMsg;
-use crate::rating::RatingJob;
+use crate::rating::RatingMsg;
 use crate::registry::Registry;
 use crate::secret::random_token;
 use crate::settings::Settings;
@@ -63,6 +63,12 @@ use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc;
+use tracing::Instrument;
+
+/// The span of a table's work (see [`Table::span`]).
+pub(crate) fn span_of(id: &str) -> tracing::Span {
+    tracing::info_span!("table", table = %id)
+}
 
 /// The outgoing queue of one connection.
 pub(crate) type Out = mpsc::Sender<Utf8Bytes>;
@@ -74,11 +80,13 @@ pub(crate) struct TableEnv {
     pub clock: Arc<dyn Clock>,
     pub settings: Settings,
     pub registry: Arc<Registry>,
-    pub ratings: mpsc::UnboundedSender<RatingJob>,
+    pub ratings: mpsc::UnboundedSender<RatingMsg>,
     /// Table creation per address (a rematch counts as a creation).
     pub limiter: Arc<crate::limits::Limiter>,
     /// This node's part of a cluster: new tables are leased to it.
     pub cluster: Option<Arc<crate::cluster::Cluster>>,
+    /// The server's metrics (accepted actions and their latency).
+    pub metrics: Arc<crate::metrics::Metrics>,
 }
 
 impl TableEnv {
@@ -118,6 +126,11 @@ pub(crate) enum Cmd {
         v: u64,
         /// When the reply may be shown at the earliest (the pacing delay).
         due: u64,
+    },
+    /// The server is shutting down: handle nothing after this, stop the actor, then answer.
+    /// Everything queued before it has been handled (and stored) by then.
+    Shutdown {
+        done: tokio::sync::oneshot::Sender<()>,
     },
 }
 
@@ -363,7 +376,8 @@ impl Table {
             }
             t.lobby_written = entry;
             if start {
-                t.start().await?;
+                let span = t.span();
+                t.start().instrument(span).await?;
                 t.store_lobby_entry().await;
             }
             t.refresh_summary();
@@ -376,13 +390,19 @@ impl Table {
         )))
     }
 
+    /// The span every log line of this table's work carries: `table{table=<id>}`.
+    pub(super) fn span(&self) -> tracing::Span {
+        span_of(&self.id)
+    }
+
     fn spawn(self) -> TableHandle {
         let handle = self.handle();
         self.env
             .registry
             .register(&self.id, &self.code, handle.clone());
         self.refresh_summary();
-        tokio::spawn(async move { self.run().await });
+        let span = self.span();
+        tokio::spawn(self.run().instrument(span));
         handle
     }
 
@@ -392,6 +412,7 @@ impl Table {
         self.store_lobby_entry().await;
         // Bots to move right away (a reloaded game, or a bot that moves first).
         self.maybe_start_bot();
+        let mut stopped = None;
         loop {
             let sleep = match self.next_deadline() {
                 Some(d) => self.env.clock.sleep_until(d),
@@ -399,6 +420,10 @@ impl Table {
             };
             tokio::select! {
                 cmd = rx.recv() => match cmd {
+                    Some(Cmd::Shutdown { done }) => {
+                        stopped = Some(done);
+                        break;
+                    }
                     Some(c) => self.handle_cmd(c).await,
                     None => break,
                 },
@@ -421,6 +446,12 @@ impl Table {
             if !self.lost.load(std::sync::atomic::Ordering::Relaxed) {
                 c.release(&self.env.db, f).await;
             }
+        }
+        if let Some(done) = stopped {
+            // The connections' queues go with the table: each connection closes once the
+            // server says so (see ws.rs).
+            drop(self);
+            let _ = done.send(());
         }
     }
 
@@ -451,14 +482,23 @@ impl Table {
                 if !self.conns.contains_key(&conn) {
                     return;
                 }
+                // From here to the entry stored and its frames queued to every connection:
+                // what a player waits for, less the network.
+                let received = std::time::Instant::now();
+                let kind = msg.kind();
                 match self.message(conn, msg).await {
                     Ok(()) => {
                         if let Some(id) = &id {
                             self.send(conn, Utf8Bytes::from(crate::protocol::ack_frame(id)));
                         }
+                        self.env.metrics.action(kind, received.elapsed());
                     }
                     Err(reason) => self.error(conn, &reason, id.as_ref()),
                 }
+            }
+            // Handled by `run`, which stops.
+            Cmd::Shutdown { done } => {
+                let _ = done.send(());
             }
         }
     }

@@ -99,7 +99,7 @@ impl Table {
             action: reply.action,
         };
         if let Err(e) = self.commit(entry).await {
-            tracing::warn!(table = %self.id, "bot action refused: {e}");
+            tracing::warn!("bot action refused: {e}");
             self.maybe_start_bot();
         }
     }

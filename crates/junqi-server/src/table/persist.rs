@@ -73,7 +73,7 @@ impl Table {
     /// Store the clocks and draw offer now (a change that writes nothing else).
     pub(super) async fn save_state(&self) {
         if let Err(e) = self.db_write(vec![self.state_stmt()]).await {
-            tracing::warn!(table = %self.id, "cannot store the table state: {e}");
+            tracing::warn!("cannot store the table state: {e}");
         }
     }
 }

@@ -8,7 +8,7 @@ use super::game::{Layout, TableBot, TableEntry, TableGame};
 use super::{SeatKind, SeatState, Status, Table};
 use crate::db::Stmt;
 use crate::error::Refusal;
-use crate::rating::RatingJob;
+use crate::rating::{RatingJob, RatingMsg};
 use crate::store;
 use junqi_core::record::outcome_to_text;
 use junqi_core::{BoardKind, Outcome, Seat, SeatSet};
@@ -56,7 +56,7 @@ impl Table {
         self.db_write(vec![self.save_seats_stmt(), self.state_stmt()])
             .await
             .map_err(|e| {
-                tracing::error!(table = %self.id, "cannot store the seats: {e}");
+                tracing::error!("cannot store the seats: {e}");
                 Refusal::StoreFailed
             })
     }
@@ -126,7 +126,7 @@ impl Table {
                     self.turn_deadline = None;
                     let seat = self.game.as_ref().map(|g| g.to_move()).unwrap_or(0);
                     if let Err(e) = self.commit(TableEntry::Timeout { seat }).await {
-                        tracing::warn!(table = %self.id, "timeout refused: {e}");
+                        tracing::warn!("timeout refused: {e}");
                     }
                 }
             }
@@ -138,11 +138,11 @@ impl Table {
     /// its row is deleted and whoever is still watching is told.
     async fn expire(&mut self) {
         if let Err(e) = self.db_write(vec![store::delete_unplayed(&self.id)]).await {
-            tracing::warn!(table = %self.id, "cannot delete the expired table: {e}");
+            tracing::warn!("cannot delete the expired table: {e}");
             self.idle_deadline = Some(self.now() + self.env.settings.table_idle_ms);
             return;
         }
-        tracing::info!(table = %self.id, "closed: nobody played at it");
+        tracing::info!("closed: nobody played at it");
         self.broadcast(text(json!({"type": "closed", "reason": "idle"})));
         self.closed = true;
     }
@@ -171,7 +171,7 @@ impl Table {
                 let layout = match chosen {
                     Ok(Ok(l)) => l,
                     Ok(Err(e)) | Err(e) => {
-                        tracing::warn!(table = %self.id, "the bot at seat {seat} gave no layout ({e})");
+                        tracing::warn!("the bot at seat {seat} gave no layout ({e})");
                         self.layout_for_late(seat)
                     }
                 };
@@ -197,7 +197,7 @@ impl Table {
         let game = match game {
             Ok(g) => g,
             Err(e) => {
-                tracing::error!(table = %self.id, "cannot start: {e}");
+                tracing::error!("cannot start: {e}");
                 return;
             }
         };
@@ -216,7 +216,7 @@ impl Table {
             ])
             .await;
         if let Err(e) = w {
-            tracing::error!(table = %self.id, "cannot store the start: {e}");
+            tracing::error!("cannot store the start: {e}");
         }
         for s in 0..self.seats.len() {
             if self.seats[s].is_human() && !self.conns.values().any(|c| c.seat == Some(s as Seat)) {
@@ -278,10 +278,10 @@ impl Table {
         }
         if let Err(e) = self.db_write(stmts).await {
             // Not stored: undo, so that nothing unstored is ever announced.
-            tracing::error!(table = %self.id, "cannot store entry {entry_text}: {e}");
+            tracing::error!("cannot store entry {entry_text}: {e}");
             if let Some(g) = self.game.as_mut() {
                 if let Err(e) = g.undo_last() {
-                    tracing::error!(table = %self.id, "cannot take back entry {entry_text}: {e}");
+                    tracing::error!("cannot take back entry {entry_text}: {e}");
                 }
             }
             self.status = Status::Playing;
@@ -348,7 +348,7 @@ impl Table {
         let placings = match self.game.as_ref().map(|g| g.placings()) {
             Some(Ok(p)) => p,
             Some(Err(e)) => {
-                tracing::error!(table = %self.id, "cannot rate the game: {e}");
+                tracing::error!("cannot rate the game: {e}");
                 None
             }
             None => None,
@@ -359,7 +359,7 @@ impl Table {
             players: self.seats.iter().map(SeatState::player_id).collect(),
             placings,
         };
-        let _ = self.env.ratings.send(job);
+        let _ = self.env.ratings.send(RatingMsg::Rate(job));
     }
 
     /// A seat whose person did not come back in time, or left for good (RULES §10). The
@@ -382,7 +382,7 @@ impl Table {
             return;
         }
         if let Err(e) = self.commit(TableEntry::Leave(seat)).await {
-            tracing::warn!(table = %self.id, "leave refused: {e}");
+            tracing::warn!("leave refused: {e}");
         }
     }
 
@@ -435,7 +435,7 @@ impl Table {
                 }
             }
         }
-        tracing::info!(table = %self.id, "a bot takes seat {seat} of its leaver");
+        tracing::info!("a bot takes seat {seat} of its leaver");
         // The leaving person's connections become spectators: a fresh view for them.
         for conn in watching {
             let f = self.sync_frame(None);

@@ -142,7 +142,7 @@ impl Table {
         let by_old_seat = (0..self.seats.len() as Seat)
             .map(|s| tokens[rematch_seat(board, s) as usize].clone())
             .collect();
-        tracing::info!(table = %self.id, "rematch at {table}");
+        tracing::info!("rematch at {table}");
         self.rematch.made = Some(Made {
             table,
             tokens: by_old_seat,

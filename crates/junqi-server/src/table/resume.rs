@@ -11,6 +11,7 @@ use super::{SeatState, Status, Table, TableConfig, TableEnv, TableHandle};
 use crate::store::{self, StoredTable};
 use junqi_core::Seat;
 use serde_json::Value;
+use tracing::Instrument;
 
 /// Load a table by id and start its actor.
 pub(crate) async fn load_by_id(env: &TableEnv, id: &str) -> Option<TableHandle> {
@@ -25,7 +26,8 @@ pub(crate) async fn load_leased(
     fence: Option<crate::db::Fence>,
 ) -> Option<TableHandle> {
     let row = store::table(&env.db, id).await.ok()??;
-    load(env, row, fence).await
+    let span = super::span_of(&row.id);
+    load(env, row, fence).instrument(span).await
 }
 
 /// Load every unfinished table (server start). Returns how many.
@@ -33,7 +35,8 @@ pub(crate) async fn load_unfinished(env: &TableEnv) -> Result<usize, String> {
     let rows = store::unfinished_tables(&env.db).await?;
     let mut n = 0;
     for row in rows {
-        if load(env, row, None).await.is_some() {
+        let span = super::span_of(&row.id);
+        if load(env, row, None).instrument(span).await.is_some() {
             n += 1;
         }
     }
@@ -52,7 +55,7 @@ async fn load(
     {
         Ok(c) => c,
         Err(e) => {
-            tracing::error!(table = %id, "bad stored config: {e}");
+            tracing::error!("bad stored config: {e}");
             return None;
         }
     };
@@ -123,14 +126,14 @@ async fn replay(env: &TableEnv, t: &mut Table, row: &StoredTable) -> bool {
     let mut game = match TableGame::from_header(&t.config.rules, &header) {
         Ok(g) => g,
         Err(e) => {
-            tracing::error!(table = %t.id, "bad stored record header: {e}");
+            tracing::error!("bad stored record header: {e}");
             return false;
         }
     };
     let entries = match store::entries(&env.db, &t.id).await {
         Ok(e) => e,
         Err(e) => {
-            tracing::error!(table = %t.id, "cannot read the stored entries: {e}");
+            tracing::error!("cannot read the stored entries: {e}");
             return false;
         }
     };
@@ -160,7 +163,7 @@ fn replay_entries(t: &mut Table, game: &mut TableGame, entries: &[(i64, String)]
                 observe_all(&mut t.bots, &t.config.rules, game, Some(&applied.for_bots));
             }
             Err(e) => {
-                tracing::error!(table = %t.id, "stored entry {seq} ({text_entry}) does not replay: {e}");
+                tracing::error!("stored entry {seq} ({text_entry}) does not replay: {e}");
                 break;
             }
         }
@@ -225,6 +228,9 @@ mod tests {
                 10,
             )),
             cluster: None,
+            metrics: Arc::new(crate::metrics::Metrics::new(
+                crate::metrics::latency_histogram(),
+            )),
         };
         // A real game: 30 random plies, as stored entries.
         let rules =

@@ -72,6 +72,62 @@ pub struct Args {
     /// Megabytes past which the SQLite write-ahead log is checkpointed and truncated.
     #[arg(long, default_value_t = junqi_server::Settings::default().wal_limit_bytes / (1024 * 1024))]
     pub wal_limit_mb: u64,
+    /// Seconds a graceful shutdown (SIGTERM, Ctrl-C) may take: tables finish their writes,
+    /// WebSocket clients are told to reconnect (close code 1012); then the process exits.
+    #[arg(long, default_value_t = junqi_server::Settings::default().shutdown_timeout_ms / 1000)]
+    pub shutdown_timeout_secs: u64,
+    /// Log lines as human-readable text, or as JSON objects one a line (for a log collector).
+    /// The level is set by RUST_LOG (default info).
+    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+}
+
+/// How `junqi serve` writes its log.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object a line (`timestamp`, `level`, `fields.message`, `target`, and the
+    /// span, e.g. `"span":{"name":"table","table":"<id>"}`).
+    Json,
+}
+
+/// Install the log subscriber. Logs go to standard output, as before; in JSON every line on
+/// standard output is a JSON object, the announcements included.
+fn init_logs(format: LogFormat) {
+    let filter =
+        tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into());
+    let fmt = tracing_subscriber::fmt().with_env_filter(filter);
+    match format {
+        LogFormat::Text => fmt.init(),
+        // The innermost span alone (`"span":{"name":"table","table":"<id>"}`): the table a line
+        // is about, at a fixed place a log query can use.
+        LogFormat::Json => fmt.json().with_span_list(false).init(),
+    }
+}
+
+/// Wait for SIGTERM (what service managers and container runtimes send) or Ctrl-C.
+async fn stop_signal() -> &'static str {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => tokio::select! {
+                _ = term.recv() => "SIGTERM",
+                _ = tokio::signal::ctrl_c() => "Ctrl-C",
+            },
+            Err(e) => {
+                tracing::warn!("cannot watch for SIGTERM ({e}): Ctrl-C only");
+                let _ = tokio::signal::ctrl_c().await;
+                "Ctrl-C"
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+        "Ctrl-C"
+    }
 }
 
 /// Run the server until interrupted.
@@ -83,11 +139,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             junqi_ai::bot_names().join(", ")
         );
     }
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
-        )
-        .init();
+    init_logs(args.log_format);
     // Bots think on the blocking pool: a few threads (not hundreds) leave a busy server's cores
     // to the tables.
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
@@ -95,7 +147,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .max_blocking_threads(cores * 2)
         .enable_all()
         .build()?;
-    rt.block_on(async move {
+    let result = rt.block_on(async move {
         let mut config = junqi_server::Config::new(args.addr, args.data_dir.clone());
         config.database = args.database.clone();
         config.settings.bot_iterations = args.bot_iterations;
@@ -111,6 +163,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         config.settings.computer_away_ms =
             args.computer_away_minutes.clamp(1, 7 * 24 * 60) * 60_000;
         config.settings.wal_limit_bytes = args.wal_limit_mb.max(1) * 1024 * 1024;
+        config.settings.shutdown_timeout_ms = args.shutdown_timeout_secs.max(1) * 1000;
         config.cluster = args
             .nats
             .as_ref()
@@ -127,14 +180,30 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let server = junqi_server::start(config)
             .await
             .context("starting the server")?;
-        println!(
-            "junqi server listening: open {} in a browser ({where_})",
-            server.url()
-        );
-        tokio::select! {
-            _ = server.wait() => {}
-            _ = tokio::signal::ctrl_c() => println!("stopping"),
+        let text = args.log_format == LogFormat::Text;
+        let url = server.url();
+        if text {
+            println!("junqi server listening: open {url} in a browser ({where_})");
+        } else {
+            tracing::info!(url = %url, "junqi server listening ({where_})");
+        }
+        let signal = stop_signal().await;
+        if text {
+            println!("stopping ({signal})");
+        } else {
+            tracing::info!("{signal}: stopping");
+        }
+        let report = server.shutdown().await;
+        if text {
+            println!("stopped");
+        }
+        if !report.clean {
+            tracing::warn!("the shutdown ran out of time: unfinished work was left");
         }
         anyhow::Ok(())
-    })
+    });
+    // A bot still thinking on a blocking thread is not waited for: its table has stopped, and
+    // the game resumes from the database at the next start.
+    rt.shutdown_timeout(std::time::Duration::from_millis(500));
+    result
 }
