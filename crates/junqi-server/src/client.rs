@@ -30,6 +30,18 @@ impl HttpReply {
     }
 }
 
+/// The legal actions of an `observation` or `sync` frame, as text (none in any other frame).
+pub fn legal_actions(frame: &Value) -> Vec<String> {
+    frame["observation"]["legal_actions"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// One HTTP request to `addr` (`host:port`); returns the status and the body (JSON if it parses,
 /// else a JSON string).
 pub async fn http(

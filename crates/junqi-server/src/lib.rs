@@ -289,7 +289,11 @@ async fn stop_tables(app: &App, deadline: tokio::time::Instant) -> (usize, bool)
         let waits = handles.into_iter().map(|(id, h)| async move {
             let (done, answer) = tokio::sync::oneshot::channel();
             // Queued behind everything sent before: a move in flight is stored first.
-            if h.tx.send(table::Cmd::Shutdown { done }).await.is_err() {
+            if h.tx
+                .send(table::Cmd::Stop { done: Some(done) })
+                .await
+                .is_err()
+            {
                 app.registry.forget(&id);
                 return false;
             }

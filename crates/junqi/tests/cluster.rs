@@ -7,7 +7,7 @@
 //! `nats-server` on the PATH or in /usr/sbin (Debian's package; `scripts/test` installs it).
 //! Without them the tests say so and skip, except under CI (`CI` set), where they fail.
 
-use junqi_server::client::{http, WsClient};
+use junqi_server::client::{http, legal_actions as legal_of, WsClient};
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
 use std::net::TcpListener;
@@ -260,17 +260,6 @@ impl Player {
         }
         Ok(f)
     }
-}
-
-fn legal_of(f: &Value) -> Vec<String> {
-    f["observation"]["legal_actions"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|x| x.as_str().map(String::from))
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 /// Deploy (if asked) and make one move: wait for our turn, act, wait for the ack (or an error).

@@ -55,9 +55,21 @@ pub(crate) async fn acquire(
          ON CONFLICT (table_id) DO UPDATE SET node = EXCLUDED.node, epoch = junqi_leases.epoch + 1, \
          expires_ms = EXCLUDED.expires_ms WHERE junqi_leases.expires_ms < {NOW_MS} RETURNING epoch"
     );
+    take(db, &sql, table, node, lease_ms).await
+}
+
+/// Run a statement that takes `table`'s lease for `node` (binding the table, the node and the
+/// lease time, returning the epoch): the fence, or `None` if it took nothing.
+async fn take(
+    db: &Db,
+    sql: &str,
+    table: &str,
+    node: &str,
+    lease_ms: u64,
+) -> Result<Option<Fence>, String> {
     let row = db
         .fetch_opt(
-            &sql,
+            sql,
             vec![Arg::from(table), Arg::from(node), Arg::I(lease_ms as i64)],
         )
         .await?;
@@ -80,17 +92,7 @@ pub(crate) async fn retake(
         "UPDATE junqi_leases SET epoch = epoch + 1, expires_ms = {NOW_MS} + $3 \
          WHERE table_id = $1 AND node = $2 RETURNING epoch"
     );
-    let row = db
-        .fetch_opt(
-            &sql,
-            vec![Arg::from(table), Arg::from(node), Arg::I(lease_ms as i64)],
-        )
-        .await?;
-    Ok(row.map(|r| Fence {
-        table: table.to_string(),
-        node: node.to_string(),
-        epoch: col_i64(&r, 0),
-    }))
+    take(db, &sql, table, node, lease_ms).await
 }
 
 /// The statement that gives a new table's lease (epoch 1) to `node`, written with the table's
@@ -131,17 +133,6 @@ pub(crate) async fn release(db: &Db, fence: &Fence) -> Result<(), String> {
     )
     .await
     .map(|_| ())
-}
-
-/// Let every lease of `node` go (a node handing its tables over as it shuts down).
-pub(crate) async fn release_all(db: &Db, node: &str) -> Result<usize, String> {
-    Ok(db
-        .fetch(
-            "DELETE FROM junqi_leases WHERE node = $1 RETURNING table_id",
-            vec![Arg::from(node)],
-        )
-        .await?
-        .len())
 }
 
 /// Unfinished tables that no live lease covers (their node died or let them go): at most

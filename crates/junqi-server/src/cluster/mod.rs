@@ -292,7 +292,7 @@ impl Cluster {
                     (conn, What::Closed)
                 }
                 // Only a table's own node sends these.
-                Cmd::BotDone { .. } | Cmd::Stop | Cmd::Shutdown { .. } => continue,
+                Cmd::BotDone { .. } | Cmd::Stop { .. } => continue,
             };
             let msg = ToTable {
                 table: table.clone(),
@@ -601,33 +601,11 @@ impl Cluster {
             tokio::time::sleep(Duration::from_millis(750 + jitter)).await;
         }
     }
-
-    /// Hand this node's tables over (graceful shutdown): stop every table run here, wait (at
-    /// most `wait`) for their actors to end, and let every lease go so that other nodes take
-    /// the unfinished ones over at once.
-    pub async fn hand_over(&self, app: &App, wait: Duration) -> usize {
-        let ids: Vec<String> = lock(&self.held).keys().cloned().collect();
-        for id in &ids {
-            stop(app, id).await;
-        }
-        let until = Instant::now() + wait;
-        while !app.registry.is_empty() && Instant::now() < until {
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-        lock(&self.held).clear();
-        match lease::release_all(&app.db, &self.node).await {
-            Ok(n) => n,
-            Err(e) => {
-                tracing::warn!("cannot let the leases go: {e}");
-                0
-            }
-        }
-    }
 }
 
 /// Stop the table `id` if it runs here.
 async fn stop(app: &App, id: &str) {
     if let Some(h) = app.registry.get(id) {
-        let _ = h.tx.send(Cmd::Stop).await;
+        let _ = h.tx.send(Cmd::Stop { done: None }).await;
     }
 }

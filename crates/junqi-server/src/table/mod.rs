@@ -115,9 +115,12 @@ pub(crate) enum Cmd {
     },
     /// A connection closed.
     Closed { conn: u64 },
-    /// Stop running the table here (its lease is lost, or the node hands its tables over):
-    /// the actor ends after the command under way, its connections are let go.
-    Stop,
+    /// Stop the actor: it handles nothing after this (everything queued before it has been
+    /// handled and stored by then), lets its connections and its lease go, then answers on
+    /// `done` if given. Sent at shutdown, and in cluster mode when its lease is lost.
+    Stop {
+        done: Option<tokio::sync::oneshot::Sender<()>>,
+    },
     /// A bot finished thinking.
     BotDone {
         seat: Seat,
@@ -126,11 +129,6 @@ pub(crate) enum Cmd {
         v: u64,
         /// When the reply may be shown at the earliest (the pacing delay).
         due: u64,
-    },
-    /// The server is shutting down: handle nothing after this, stop the actor, then answer.
-    /// Everything queued before it has been handled (and stored) by then.
-    Shutdown {
-        done: tokio::sync::oneshot::Sender<()>,
     },
 }
 
@@ -205,8 +203,6 @@ pub(crate) struct Table {
     fence: Option<crate::db::Fence>,
     /// A write was refused because the lease is lost: the actor ends.
     lost: std::sync::atomic::AtomicBool,
-    /// Told to stop ([`Cmd::Stop`]).
-    stopped: bool,
 }
 
 impl Table {
@@ -254,7 +250,6 @@ impl Table {
             rematch: Default::default(),
             fence: None,
             lost: std::sync::atomic::AtomicBool::new(false),
-            stopped: false,
         }
     }
 
@@ -420,8 +415,8 @@ impl Table {
             };
             tokio::select! {
                 cmd = rx.recv() => match cmd {
-                    Some(Cmd::Shutdown { done }) => {
-                        stopped = Some(done);
+                    Some(Cmd::Stop { done }) => {
+                        stopped = done;
                         break;
                     }
                     Some(c) => self.handle_cmd(c).await,
@@ -431,7 +426,6 @@ impl Table {
             }
             self.store_lobby_entry().await;
             if self.closed
-                || self.stopped
                 || self.lost.load(std::sync::atomic::Ordering::Relaxed)
                 || (self.status == Status::Over && self.conns.is_empty() && !self.bot_thinking())
             {
@@ -470,7 +464,6 @@ impl Table {
                 }
             }
             Cmd::Closed { conn } => self.drop_conn(conn),
-            Cmd::Stop => self.stopped = true,
             Cmd::BotDone {
                 seat,
                 bot,
@@ -497,8 +490,10 @@ impl Table {
                 }
             }
             // Handled by `run`, which stops.
-            Cmd::Shutdown { done } => {
-                let _ = done.send(());
+            Cmd::Stop { done } => {
+                if let Some(done) = done {
+                    let _ = done.send(());
+                }
             }
         }
     }

@@ -125,14 +125,7 @@ pub async fn wait_turn(c: &mut WsClient) -> Vec<String> {
         match f["type"].as_str() {
             Some("game_over") => return vec![],
             Some("observation") | Some("sync") => {
-                let legal: Vec<String> = f["observation"]["legal_actions"]
-                    .as_array()
-                    .map(|a| {
-                        a.iter()
-                            .filter_map(|x| x.as_str().map(String::from))
-                            .collect()
-                    })
-                    .unwrap_or_default();
+                let legal = legal_of(&f);
                 if !legal.is_empty() {
                     return legal;
                 }
@@ -144,14 +137,7 @@ pub async fn wait_turn(c: &mut WsClient) -> Vec<String> {
 
 /// The legal actions of an observation or sync frame, as text.
 pub fn legal_of(f: &Value) -> Vec<String> {
-    f["observation"]["legal_actions"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|x| x.as_str().map(String::from))
-                .collect()
-        })
-        .unwrap_or_default()
+    junqi_server::client::legal_actions(f)
 }
 
 /// Play random legal actions until the game is over; returns the game_over frame.
