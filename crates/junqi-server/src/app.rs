@@ -7,7 +7,7 @@ use crate::clock::Clock;
 use crate::db::Db;
 use crate::error::Refusal;
 use crate::health::Readiness;
-use crate::limits::{Limiter, RateBudget};
+use crate::limits::RateBudget;
 use crate::metrics::Metrics;
 use crate::rating::rating_task;
 use crate::registry::Registry;
@@ -49,10 +49,11 @@ pub struct App {
     pub settings: Settings,
     /// The live tables.
     pub registry: Arc<Registry>,
-    /// Table creation per address.
-    pub(crate) limiter: Arc<Limiter>,
+    /// Table creations per address (and per account, for rematches). In a cluster the nodes
+    /// exchange its usage, as they do the frame budget's.
+    pub table_budget: Arc<RateBudget>,
     /// WebSocket frames per client address and per account, shared by every connection here.
-    /// Servers sharing clients exchange its usage (`drain_local_usage`, `add_remote_usage`) so
+    /// The nodes of a cluster exchange its usage (`drain_local_usage`, `add_remote_usage`) so
     /// that a budget holds across them.
     pub frame_budget: Arc<RateBudget>,
     /// This node's part of a cluster (`None`: a single node).
@@ -109,9 +110,8 @@ impl App {
         let (tx, rx) = mpsc::unbounded_channel();
         tokio::spawn(rating_task(db.clone(), rx));
         let registry = Arc::new(Registry::default());
-        let limiter = Arc::new(Limiter::new(
+        let table_budget = Arc::new(RateBudget::per_minute(
             settings.tables_per_minute_per_address,
-            std::time::Duration::from_secs(60),
             100_000,
         ));
         // Keys are addresses and accounts with a live connection (at most
@@ -136,7 +136,7 @@ impl App {
             settings: settings.clone(),
             registry: registry.clone(),
             ratings: tx.clone(),
-            limiter: limiter.clone(),
+            table_budget: table_budget.clone(),
             cluster: cluster.clone(),
         };
         let accounts = Accounts::new(&settings.accounts);
@@ -145,7 +145,7 @@ impl App {
             clock,
             settings,
             registry,
-            limiter,
+            table_budget,
             frame_budget,
             cluster,
             metrics,

@@ -407,8 +407,8 @@ async fn create(
     addr: SocketAddr,
     spec: TableSpec,
 ) -> Result<Response, Refusal> {
-    app.limiter
-        .check(&format!("tables:{}", addr.ip()))
+    app.table_budget
+        .take(&[format!("tables:{}", addr.ip()).as_str()])
         .map_err(|retry_after| Refusal::RateLimited { retry_after })?;
     let (player, session) = match session_player(&app, &headers).await {
         Some(p) => (p, None),

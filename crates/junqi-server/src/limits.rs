@@ -1,65 +1,12 @@
-//! Limits that keep a server bounded whatever its clients do: a rate limiter per key (table
-//! creation per address, …), the frame budget of WebSocket clients per address and per account
-//! ([`RateBudget`], which several servers can share by exchanging usage) and a count of open
-//! connections per address. Each holds at most a fixed number of keys, so a flood of new
-//! addresses cannot grow them without bound.
+//! Limits that keep a server bounded whatever its clients do: rate budgets per key ([`RateBudget`]:
+//! table creations per address, WebSocket frames per address and per account; several servers
+//! share them by exchanging usage) and a count of open connections per address. Each holds at
+//! most a fixed number of keys, so a flood of new addresses cannot grow them without bound.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-
-/// At most `limit` events per key in each window (a fixed window per key).
-pub struct Limiter {
-    limit: u32,
-    window: Duration,
-    capacity: usize,
-    keys: Mutex<HashMap<String, (Instant, u32)>>,
-}
-
-impl Limiter {
-    /// `limit` events per `window` for each key; at most `capacity` keys are tracked (when full,
-    /// the windows that have ended are swept, and if none has, the new key is refused: a flood
-    /// of fresh keys is itself throttled).
-    pub fn new(limit: u32, window: Duration, capacity: usize) -> Limiter {
-        Limiter {
-            limit,
-            window,
-            capacity,
-            keys: Mutex::new(HashMap::new()),
-        }
-    }
-
-    /// Count one event for `key`: `Ok`, or `Err(seconds until the key may try again)`.
-    pub fn check(&self, key: &str) -> Result<(), u64> {
-        let now = Instant::now();
-        let Ok(mut keys) = self.keys.lock() else {
-            return Ok(());
-        };
-        if !keys.contains_key(key) && keys.len() >= self.capacity {
-            let window = self.window;
-            keys.retain(|_, (start, _)| now.duration_since(*start) < window);
-            if keys.len() >= self.capacity {
-                return Err(self.window.as_secs().max(1));
-            }
-        }
-        let e = keys.entry(key.to_string()).or_insert((now, 0));
-        if now.duration_since(e.0) >= self.window {
-            *e = (now, 0);
-        }
-        if e.1 >= self.limit {
-            let left = self.window.saturating_sub(now.duration_since(e.0));
-            return Err(left.as_secs().max(1));
-        }
-        e.1 += 1;
-        Ok(())
-    }
-
-    /// How many keys are tracked.
-    pub fn tracked(&self) -> usize {
-        self.keys.lock().map(|k| k.len()).unwrap_or(0)
-    }
-}
+use std::time::Instant;
 
 /// Token buckets per key (a client address, an account), shared by every connection of this
 /// server: a person with fifty connections has the budget of one. `rate` tokens a second refill
@@ -110,6 +57,12 @@ impl RateBudget {
     /// key's budget is spent, `Err(seconds until it may try again)` and nothing taken.
     pub fn take(&self, keys: &[&str]) -> Result<(), u64> {
         self.take_at(keys, Instant::now())
+    }
+
+    /// `per_minute` events a minute per key, all of which may come at once (creations of
+    /// tables per address, …).
+    pub fn per_minute(per_minute: u32, capacity: usize) -> RateBudget {
+        RateBudget::new(per_minute as f64 / 60.0, per_minute as f64, capacity)
     }
 
     /// [`RateBudget::take`] at the moment `now` (tests).
@@ -300,29 +253,26 @@ impl Drop for ConnGuard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     #[test]
-    fn limiter_counts_per_key_and_stays_bounded() {
-        let l = Limiter::new(3, Duration::from_secs(60), 100);
+    fn per_minute_budget_allows_a_minutes_worth_at_once_then_refills() {
+        let b = RateBudget::per_minute(3, 100);
+        let t = Instant::now();
         for _ in 0..3 {
-            assert!(l.check("a").is_ok());
+            assert!(b.take_at(&["a"], t).is_ok());
         }
-        let retry = l.check("a").unwrap_err();
-        assert!((1..=60).contains(&retry));
-        assert!(l.check("b").is_ok(), "another key has its own count");
+        let retry = b.take_at(&["a"], t).unwrap_err();
+        assert_eq!(retry, 20, "one of three a minute comes back in 20 s");
+        assert!(
+            b.take_at(&["b"], t).is_ok(),
+            "another key has its own budget"
+        );
+        assert!(b.take_at(&["a"], t + Duration::from_secs(21)).is_ok());
         for i in 0..1000 {
-            let _ = l.check(&format!("k{i}"));
+            let _ = b.take_at(&[format!("k{i}").as_str()], t);
         }
-        assert!(l.tracked() <= 100);
-    }
-
-    #[test]
-    fn limiter_window_ends() {
-        let l = Limiter::new(1, Duration::from_millis(30), 10);
-        assert!(l.check("a").is_ok());
-        assert!(l.check("a").is_err());
-        std::thread::sleep(Duration::from_millis(40));
-        assert!(l.check("a").is_ok());
+        assert!(b.tracked() <= 100);
     }
 
     #[test]

@@ -122,6 +122,17 @@ struct Node {
 
 impl Node {
     async fn start(w: &World, name: &str, addr: Option<String>) -> Node {
+        Node::start_limited(w, name, addr, "1000", "10000").await
+    }
+
+    /// A node with these frame and table-creation rates per address.
+    async fn start_limited(
+        w: &World,
+        name: &str,
+        addr: Option<String>,
+        rate: &str,
+        tables_per_minute: &str,
+    ) -> Node {
         let addr = addr.unwrap_or_else(|| format!("127.0.0.1:{}", free_port()));
         let child = Command::new(env!("CARGO_BIN_EXE_junqi"))
             .args([
@@ -139,11 +150,11 @@ impl Node {
                 "--bot-delay-ms",
                 "0",
                 "--rate",
-                "1000",
+                rate,
                 "--max-connections-per-address",
                 "10000",
                 "--tables-per-minute",
-                "10000",
+                tables_per_minute,
                 "--default-bot",
                 "heuristic",
             ])
@@ -316,6 +327,29 @@ async fn play_computer(node: &Node) -> (String, String) {
     )
 }
 
+/// Over a new connection to `node`, say hello and send `n` pings at once (n + 1 frames); the
+/// answers (pongs, rate-limit refusals), until there are `n` of them or two seconds passed.
+async fn pings(node: &Node, table: &str, n: usize) -> (usize, usize) {
+    let mut ws = WsClient::connect(&node.ws(table)).await.unwrap();
+    ws.send(&json!({"type": "hello"})).await.unwrap();
+    for i in 0..n {
+        ws.send(&json!({"type": "ping", "t": i})).await.unwrap();
+    }
+    let (mut pongs, mut limited) = (0, 0);
+    let until = tokio::time::Instant::now() + Duration::from_secs(2);
+    while pongs + limited < n {
+        let Ok(Ok(f)) = tokio::time::timeout_at(until, ws.recv()).await else {
+            break;
+        };
+        match f["type"].as_str() {
+            Some("pong") => pongs += 1,
+            Some("error") if f["code"] == "request.rate_limited" => limited += 1,
+            _ => {}
+        }
+    }
+    (pongs, limited)
+}
+
 /// Deploy a random layout once the deployment phase shows.
 async fn deploy(p: &mut Player, seed: u64) -> Result<(), String> {
     let layout =
@@ -329,6 +363,45 @@ async fn deploy(p: &mut Player, seed: u64) -> Result<(), String> {
             return Ok(());
         }
     }
+}
+
+/// An address's rate budgets are one over the cluster: what it spent on one node, the others
+/// count too (frames and table creations alike).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rate_budgets_are_shared_by_the_nodes() {
+    let Some(w) = world().await else { return };
+    // Two frames a second (bursts of four) and three tables a minute per address.
+    let a = Node::start_limited(&w, "a", None, "2", "3").await;
+    let b = Node::start_limited(&w, "b", None, "2", "3").await;
+    let mut table = String::new();
+    for _ in 0..3 {
+        table = play_computer(&a).await.0;
+    }
+    // The usage reaches the other node within a report interval (250 ms).
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    let (st, v) = http(
+        &b.addr,
+        "POST",
+        "/api/play-computer",
+        Some(&json!({"board": "two_player"})),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        st, 429,
+        "a fourth table within the minute, through the other node: {v}"
+    );
+    assert_eq!(v["code"], "request.rate_limited");
+
+    assert_eq!(pings(&a, &table, 3).await, (3, 0), "one burst on node a");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    // Node b alone would take four more frames; counting a's usage, at most what refilled since.
+    let (pongs, limited) = pings(&b, &table, 3).await;
+    assert!(
+        limited >= 1,
+        "node b answered {pongs} of 3 pings after a's burst"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -123,10 +123,12 @@ impl Cluster {
         let tables = self.nats.subscribe(wire::table_subject(&self.node)).await?;
         let frames = self.nats.subscribe(wire::conn_subject(&self.node)).await?;
         let alive = self.nats.subscribe(wire::ALIVE_ALL).await?;
+        let usage = self.nats.subscribe(wire::USAGE).await?;
         tokio::spawn(self.clone().serve_tables(app.clone(), tables));
         tokio::spawn(self.clone().deliver_frames(frames));
         tokio::spawn(self.clone().watch_nodes(alive));
         tokio::spawn(self.clone().heartbeat());
+        tokio::spawn(self.clone().share_usage(app.clone(), usage));
         tokio::spawn(self.clone().renew_leases(app.clone()));
         tokio::spawn(self.clone().take_orphans(app.clone()));
         Ok(())
@@ -497,6 +499,44 @@ impl Cluster {
         loop {
             tick.tick().await;
             let _ = self.nats.publish(subject.clone(), Default::default()).await;
+        }
+    }
+
+    /// Tell the other nodes what this node's clients used of the rate budgets, and count what
+    /// theirs used: a person's budget is one over the whole cluster.
+    async fn share_usage(self: Arc<Self>, app: Arc<App>, mut sub: async_nats::Subscriber) {
+        let mut tick = tokio::time::interval(Duration::from_millis(wire::USAGE_MS));
+        loop {
+            tokio::select! {
+                m = sub.next() => {
+                    let Some(m) = m else { return };
+                    match serde_json::from_slice::<wire::Usage>(&m.payload) {
+                        Ok(u) if u.from != self.node => {
+                            for (key, n) in u.frames {
+                                app.frame_budget.add_remote_usage(&key, n);
+                            }
+                            for (key, n) in u.tables {
+                                app.table_budget.add_remote_usage(&key, n);
+                            }
+                        }
+                        Ok(_) => {}
+                        Err(e) => tracing::warn!(error = %e, "unreadable usage report"),
+                    }
+                }
+                _ = tick.tick() => {
+                    let usage = wire::Usage {
+                        from: self.node.clone(),
+                        frames: app.frame_budget.drain_local_usage(),
+                        tables: app.table_budget.drain_local_usage(),
+                    };
+                    if usage.frames.is_empty() && usage.tables.is_empty() {
+                        continue;
+                    }
+                    if let Ok(body) = serde_json::to_vec(&usage) {
+                        let _ = self.nats.publish(wire::USAGE, body.into()).await;
+                    }
+                }
+            }
         }
     }
 

@@ -6,7 +6,8 @@
 //! - `junqi.conn.<node>`: frames for the connections `<node>` holds: 8 bytes of connection id
 //!   (big-endian) then the frame's text; no text means the table let the connection go.
 //! - `junqi.alive.<node>`: a node's heartbeat (empty), every [`HEARTBEAT_MS`].
-//! - `junqi.usage`: rate-limit usage a node counted, for the others to count too.
+//! - `junqi.usage`: rate-limit usage a node counted, for the others to count too ([`Usage`],
+//!   JSON, every [`USAGE_MS`] when there is any).
 
 use crate::app::Player;
 use crate::protocol::ClientMsg;
@@ -36,6 +37,28 @@ pub fn alive_subject(node: &str) -> String {
 
 /// Every node's heartbeat.
 pub const ALIVE_ALL: &str = "junqi.alive.*";
+
+/// The subject of rate-limit usage.
+pub const USAGE: &str = "junqi.usage";
+/// How often a node tells the others what its clients used of the shared rate budgets: a
+/// client spreading its frames over several nodes gets at most one budget plus what each node
+/// lets through in this time.
+pub const USAGE_MS: u64 = 250;
+
+/// What one node's clients used of the shared budgets since its last report: per key, how
+/// many frames ([`crate::App::frame_budget`]) and table creations
+/// ([`crate::App::table_budget`]).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Usage {
+    /// The reporting node (which skips its own report).
+    pub from: String,
+    /// Frames per key.
+    #[serde(default)]
+    pub frames: Vec<(String, u32)>,
+    /// Table creations per key.
+    #[serde(default)]
+    pub tables: Vec<(String, u32)>,
+}
 
 /// A command from a client's node to a table's node.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -118,6 +141,21 @@ pub fn parse_conn_payload(b: &[u8]) -> Option<(u64, Option<&str>)> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn usage_round_trips_and_old_reports_read() {
+        let u = Usage {
+            from: "a".into(),
+            frames: vec![("addr:127.0.0.1".into(), 4)],
+            tables: vec![("tables:127.0.0.1".into(), 1)],
+        };
+        let back: Usage = serde_json::from_slice(&serde_json::to_vec(&u).unwrap()).unwrap();
+        assert_eq!(back, u);
+        // A report without one of the lists (a node of another version) is read as empty.
+        let back: Usage = serde_json::from_str(r#"{"from":"b","frames":[["k",2]]}"#).unwrap();
+        assert_eq!(back.tables, vec![]);
+        assert_eq!(back.frames, vec![("k".to_string(), 2)]);
+    }
 
     #[test]
     fn commands_round_trip() {

@@ -82,7 +82,7 @@ pub(crate) struct TableEnv {
     pub registry: Arc<Registry>,
     pub ratings: mpsc::UnboundedSender<RatingMsg>,
     /// Table creation per address (a rematch counts as a creation).
-    pub limiter: Arc<crate::limits::Limiter>,
+    pub table_budget: Arc<crate::limits::RateBudget>,
     /// This node's part of a cluster: new tables are leased to it.
     pub cluster: Option<Arc<crate::cluster::Cluster>>,
     /// The server's metrics (accepted actions and their latency).

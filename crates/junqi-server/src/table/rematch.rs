@@ -121,8 +121,8 @@ impl Table {
             None => format!("tables:{}", self.creator),
         };
         self.env
-            .limiter
-            .check(&key)
+            .table_budget
+            .take(&[key.as_str()])
             .map_err(|retry_after| Refusal::RateLimited { retry_after })?;
         let board = self.config.rules.seat_board();
         let mut kinds = vec![SeatKind::Empty; self.seats.len()];

@@ -222,11 +222,7 @@ mod tests {
             settings: Default::default(),
             registry: Default::default(),
             ratings: tx,
-            limiter: Arc::new(crate::limits::Limiter::new(
-                20,
-                std::time::Duration::from_secs(60),
-                10,
-            )),
+            table_budget: Arc::new(crate::limits::RateBudget::per_minute(20, 10)),
             cluster: None,
             metrics: Arc::new(crate::metrics::Metrics::new(
                 crate::metrics::latency_histogram(),
