@@ -12,6 +12,7 @@ use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// A child process killed when dropped.
@@ -225,9 +226,9 @@ impl Player {
         }
     }
 
-    /// Connect (again) through `node`, saying what it already has.
-    async fn connect(&mut self, node: &Node) -> Result<(), String> {
-        let mut ws = WsClient::connect(&node.ws(&self.table)).await?;
+    /// Connect (again) through the node at `addr`, saying what it already has.
+    async fn connect(&mut self, addr: &str) -> Result<(), String> {
+        let mut ws = WsClient::connect(&format!("ws://{addr}/ws/{}", self.table)).await?;
         let mut hello = json!({"type": "hello", "token": self.token});
         if self.last_v > 0 {
             hello["last_v"] = self.last_v.into();
@@ -433,7 +434,7 @@ async fn people_on_different_nodes_play_one_game() {
     assert_eq!(st, 200, "{summary}");
     assert_eq!(summary["id"], json!(id));
     let mut host = Player::new(&id, created["token"].as_str().unwrap(), 1);
-    host.connect(&a_node).await.unwrap();
+    host.connect(&a_node.addr).await.unwrap();
     // The guest reaches the table through beta and sits down.
     let mut ws = WsClient::connect(&b_node.ws(&id)).await.unwrap();
     ws.send(&json!({"type": "hello"})).await.unwrap();
@@ -521,14 +522,34 @@ fn moves_of(steps: &[String], seat: u8) -> Vec<String> {
         .collect()
 }
 
-/// Make one move, reconnecting through the live nodes (not `dead`) as long as it takes.
-/// Returns whether the game was out of reach on the way.
-async fn move_or_reconnect(p: &mut Player, nodes: &[Node], dead: Option<usize>) -> bool {
+/// The nodes of a cluster under test, which a killer kills and starts again while games go on.
+type Nodes = Arc<tokio::sync::Mutex<Vec<Node>>>;
+
+/// The addresses of the nodes alive now.
+async fn live(nodes: &Nodes) -> Vec<String> {
+    let nodes = nodes.lock().await;
+    nodes
+        .iter()
+        .filter(|n| n.proc.is_some())
+        .map(|n| n.addr.clone())
+        .collect()
+}
+
+/// Run `step` on `p`, reconnecting through the live nodes as long as it takes (at most a
+/// minute). Returns when the game was first out of reach on the way, if it was.
+async fn with_reconnect<F>(p: &mut Player, nodes: &Nodes, mut step: F) -> Option<Instant>
+where
+    F: for<'a> FnMut(
+        &'a mut Player,
+    ) -> std::pin::Pin<
+        Box<dyn std::future::Future<Output = Result<(), String>> + Send + 'a>,
+    >,
+{
     let mut lost_at: Option<Instant> = None;
-    let mut k = 0usize;
+    let mut k = p.rng.gen_range(0..3usize);
     loop {
-        match one_move(p).await {
-            Ok(()) => return lost_at.is_some(),
+        match step(p).await {
+            Ok(()) => return lost_at,
             Err(e) => {
                 let t = *lost_at.get_or_insert_with(Instant::now);
                 assert!(
@@ -539,16 +560,36 @@ async fn move_or_reconnect(p: &mut Player, nodes: &[Node], dead: Option<usize>) 
                 p.ws = None;
                 tokio::time::sleep(Duration::from_millis(100)).await;
                 k += 1;
-                let live: Vec<&Node> = nodes
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, n)| Some(*i) != dead && n.proc.is_some())
-                    .map(|(_, n)| n)
-                    .collect();
-                let _ = p.connect(live[k % live.len()]).await;
+                let live = live(nodes).await;
+                if !live.is_empty() {
+                    let _ = p.connect(&live[k % live.len()]).await;
+                }
             }
         }
     }
+}
+
+/// Create a game against the computer through some live node, and deploy in it.
+async fn new_game(nodes: &Nodes, seed: u64) -> Player {
+    let until = Instant::now() + Duration::from_secs(60);
+    let (id, token) = loop {
+        assert!(Instant::now() < until, "no node would create a game");
+        let live = live(nodes).await;
+        let body = json!({"board": "two_player", "bot": "heuristic"});
+        if let Some(addr) = live.get(seed as usize % live.len().max(1)) {
+            if let Ok((201, v)) = http(addr, "POST", "/api/play-computer", Some(&body), None).await
+            {
+                break (
+                    v["table"]["id"].as_str().unwrap().to_string(),
+                    v["token"].as_str().unwrap().to_string(),
+                );
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let mut p = Player::new(&id, &token, seed);
+    with_reconnect(&mut p, nodes, |p| Box::pin(deploy(p, seed))).await;
+    p
 }
 
 /// Every game's stored record holds exactly the entries its player saw, and every move the
@@ -584,60 +625,211 @@ fn env_usize(name: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
-/// Three nodes; games against the computer created on one node and played through another;
-/// the nodes are killed in turn (SIGKILL) and started again. Every game resumes on a live node
-/// and ends with a record that holds every acknowledged move once. `JUNQI_CLUSTER_KILLS` and
-/// `JUNQI_CLUSTER_GAMES` make it longer.
+/// What a game lived through: the player, and for each time it lost its node, from when (the
+/// kill before) to its next move accepted.
+struct Played {
+    player: Player,
+    outages: Vec<Duration>,
+}
+
+/// Play games one after another until `stop`, each move after `think_ms`; every time a move
+/// needs a reconnection, the time from the last kill before it to the move accepted.
+async fn keep_playing(
+    nodes: Nodes,
+    kills: Arc<std::sync::Mutex<Vec<Instant>>>,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+    seed: u64,
+    think_ms: u64,
+) -> Vec<Played> {
+    let mut games = Vec::new();
+    let mut n = 0;
+    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+        let mut p = new_game(&nodes, seed * 1_000 + n).await;
+        n += 1;
+        let mut outages = Vec::new();
+        while p.over.is_none() {
+            if think_ms > 0 {
+                let t = p.rng.gen_range(think_ms / 2..=think_ms * 3 / 2);
+                tokio::time::sleep(Duration::from_millis(t)).await;
+            }
+            if let Some(lost) = with_reconnect(&mut p, &nodes, |p| Box::pin(one_move(p))).await {
+                let killed = kills
+                    .lock()
+                    .unwrap()
+                    .iter()
+                    .rev()
+                    .find(|k| **k <= lost)
+                    .copied();
+                outages.push(killed.unwrap_or(lost).elapsed());
+            }
+        }
+        games.push(Played { player: p, outages });
+    }
+    games
+}
+
+/// Three nodes; games against the computer, each played through a node other than its
+/// table's, many at once, while the nodes are killed in turn (SIGKILL) and started again. Every
+/// game resumes on a live node and ends with a record that holds every acknowledged move once.
+/// `JUNQI_CLUSTER_KILLS`, `JUNQI_CLUSTER_GAMES` (games at once), `JUNQI_CLUSTER_THINK_MS` and
+/// `JUNQI_CLUSTER_KILL_EVERY_MS` make it longer and heavier.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn killed_nodes_games_resume_elsewhere() {
     let Some(w) = world().await else { return };
     let kills = env_usize("JUNQI_CLUSTER_KILLS", 3);
     let games = env_usize("JUNQI_CLUSTER_GAMES", 6);
+    let think_ms = env_usize("JUNQI_CLUSTER_THINK_MS", 20) as u64;
+    let every = Duration::from_millis(env_usize("JUNQI_CLUSTER_KILL_EVERY_MS", 4_000) as u64);
     let names = ["n0", "n1", "n2"];
-    let mut nodes = Vec::new();
+    let mut list = Vec::new();
     for n in names {
-        nodes.push(Node::start(&w, n, None).await);
+        list.push(Node::start(&w, n, None).await);
     }
-    let mut players = Vec::new();
-    for i in 0..games {
-        let (id, token) = play_computer(&nodes[i % 3]).await;
-        let mut p = Player::new(&id, &token, 100 + i as u64);
-        p.connect(&nodes[(i + 1) % 3]).await.unwrap();
-        deploy(&mut p, 200 + i as u64).await.unwrap();
-        players.push(p);
-    }
-    let mut outages = Vec::new();
+    let nodes: Nodes = Arc::new(tokio::sync::Mutex::new(list));
+    let kill_times = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let players: Vec<_> = (0..games as u64)
+        .map(|i| {
+            tokio::spawn(keep_playing(
+                nodes.clone(),
+                kill_times.clone(),
+                stop.clone(),
+                100 + i,
+                think_ms,
+            ))
+        })
+        .collect();
     for k in 0..kills {
-        for p in players.iter_mut() {
-            for _ in 0..3 {
-                move_or_reconnect(p, &nodes, None).await;
-            }
-        }
+        tokio::time::sleep(every).await;
         let victim = k % 3;
-        let addr = nodes[victim].addr.clone();
-        let killed = Instant::now();
-        nodes[victim].kill();
-        // The games go on in turn; for each one that lost its node, the time from the kill to
-        // its next move accepted.
-        for p in players.iter_mut() {
-            if move_or_reconnect(p, &nodes, Some(victim)).await {
-                outages.push(killed.elapsed());
-            }
-        }
-        nodes[victim] = Node::start(&w, names[victim], Some(addr)).await;
+        kill_times.lock().unwrap().push(Instant::now());
+        let addr = {
+            let mut nodes = nodes.lock().await;
+            nodes[victim].kill();
+            nodes[victim].addr.clone()
+        };
+        // Down for a while: its tables go to the others, its clients reconnect elsewhere.
+        tokio::time::sleep(every / 2).await;
+        let node = Node::start(&w, names[victim], Some(addr)).await;
+        nodes.lock().await[victim] = node;
     }
-    for p in players.iter_mut() {
-        while p.over.is_none() {
-            move_or_reconnect(p, &nodes, None).await;
-        }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let mut played = Vec::new();
+    for p in players {
+        played.extend(p.await.expect("a game task failed"));
     }
+    let mut outages: Vec<Duration> = played.iter().flat_map(|p| p.outages.clone()).collect();
     outages.sort();
+    let moves: usize = played.iter().map(|p| p.player.acked.len()).sum();
     println!(
-        "{kills} kills, {games} games: {} games lost their node; moving again after at most {:?} from the kill (median {:?})",
+        "{kills} kills, {games} games at once ({} played, {moves} moves acknowledged): {} times a game lost its node; moving again after at most {:?} from the kill (median {:?})",
+        played.len(),
         outages.len(),
         outages.last(),
         outages.get(outages.len() / 2)
     );
     assert!(!outages.is_empty(), "no game was ever on a killed node");
-    check_games(&players, &nodes[0]).await;
+    let node = nodes.lock().await;
+    let players: Vec<Player> = played.into_iter().map(|p| p.player).collect();
+    check_games(&players, &node[0]).await;
+}
+
+/// The `ExecStart` command of a systemd unit in `deploy/systemd/`, `${VAR}`s replaced from
+/// `vars`, the binary path replaced by the one under test.
+fn exec_start(unit: &str, vars: &[(String, String)]) -> Vec<String> {
+    let path = format!("{}/../../deploy/systemd/{unit}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("read the unit");
+    let line = text
+        .lines()
+        .find_map(|l| l.strip_prefix("ExecStart="))
+        .expect("the unit has an ExecStart");
+    let mut words: Vec<String> = line
+        .split_whitespace()
+        .map(|w| {
+            vars.iter().fold(w.to_string(), |w, (k, v)| {
+                w.replace(&format!("${{{k}}}"), v)
+            })
+        })
+        .collect();
+    assert!(
+        words.iter().all(|w| !w.contains("${")),
+        "a variable of {unit} has no value: {words:?}"
+    );
+    assert_eq!(words[0], "/usr/local/bin/junqi");
+    words[0] = env!("CARGO_BIN_EXE_junqi").to_string();
+    words
+}
+
+/// `node.env.example`'s variables, with `overrides` in place of the example's values.
+fn example_env(overrides: &[(&str, String)]) -> Vec<(String, String)> {
+    let path = format!(
+        "{}/../../deploy/systemd/node.env.example",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(path).expect("read node.env.example");
+    let mut vars = Vec::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && l.contains('='))
+    {
+        let (k, v) = line.split_once('=').unwrap();
+        let k = k.trim();
+        let v = overrides
+            .iter()
+            .find(|(o, _)| *o == k)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_else(|| v.trim().to_string());
+        vars.push((k.to_string(), v));
+    }
+    vars
+}
+
+/// Start a command line of a service file and wait until `/readyz` says ready; the process.
+async fn ready(words: &[String], addr: &str) -> Proc {
+    let child = Command::new(&words[0])
+        .args(&words[1..])
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("start the service's command");
+    let proc = Proc(child);
+    let until = Instant::now() + Duration::from_secs(30);
+    loop {
+        if let Ok((200, v)) = http(addr, "GET", "/readyz", None, None).await {
+            assert_eq!(v["ok"], true, "{v}");
+            return proc;
+        }
+        assert!(Instant::now() < until, "{words:?} never became ready");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// The example service files of `deploy/systemd/` start what they say: a single server on its
+/// own SQLite database, and a cluster node whose readiness includes NATS.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn example_service_files_start_a_server_and_a_node() {
+    let Some(w) = world().await else { return };
+    let data = tempfile::tempdir().unwrap();
+    let addr = format!("127.0.0.1:{}", free_port());
+    let mut single = exec_start("junqi.service", &[]);
+    for word in single.iter_mut() {
+        if word == "127.0.0.1:8080" {
+            *word = addr.clone();
+        } else if word == "/var/lib/junqi" {
+            *word = data.path().display().to_string();
+        }
+    }
+    let _single = ready(&single, &addr).await;
+    assert!(data.path().join("junqi.sqlite3").exists());
+
+    let addr = format!("127.0.0.1:{}", free_port());
+    let vars = example_env(&[
+        ("JUNQI_ADDR", addr.clone()),
+        ("JUNQI_DATABASE", w.db_url.clone()),
+        ("JUNQI_NATS", w.nats_url.clone()),
+    ]);
+    let node = exec_start("junqi-node.service", &vars);
+    let _node = ready(&node, &addr).await;
+    let (_, v) = http(&addr, "GET", "/readyz", None, None).await.unwrap();
+    assert_eq!(v["checks"]["nats"], "ok", "{v}");
 }
