@@ -66,8 +66,12 @@ pub struct Cluster {
     remote: Mutex<HashMap<u64, (String, Out)>>,
     /// Connections held elsewhere to tables run here: (node, id) → their commands.
     ingress: Mutex<HashMap<(String, u64), mpsc::Sender<What>>>,
-    /// When each other node was last heard from.
-    seen: Mutex<HashMap<String, Instant>>,
+    /// When each other node was last heard from, and its incarnation if it said one.
+    seen: Mutex<HashMap<String, (Instant, Option<u64>)>>,
+    /// This process's incarnation, in its heartbeats: a node restarted under the same name
+    /// says a new one, so that the others let go of what they held for the old process even
+    /// if it came back before they noticed its silence.
+    incarnation: u64,
     /// The leases this node holds: table → (fence, when taken).
     held: Mutex<HashMap<String, (Fence, Instant)>>,
     /// When the leases were last renewed.
@@ -112,6 +116,7 @@ impl Cluster {
             remote: Mutex::default(),
             ingress: Mutex::default(),
             seen: Mutex::default(),
+            incarnation: rand::random(),
             held: Mutex::default(),
             renewed: Mutex::new(Instant::now()),
         }))
@@ -252,7 +257,7 @@ impl Cluster {
     fn forwarder(self: &Arc<Self>, id: &str, owner: &str, summary: Value) -> TableHandle {
         lock(&self.seen)
             .entry(owner.to_string())
-            .or_insert_with(Instant::now);
+            .or_insert_with(|| (Instant::now(), None));
         let (tx, rx) = mpsc::channel(64);
         tokio::spawn(self.clone().forward(id.to_string(), owner.to_string(), rx));
         TableHandle {
@@ -382,14 +387,34 @@ impl Cluster {
                         me.reply(m.reply, &reply).await;
                     });
                 }
+                What::Closed => {
+                    if let Some(tx) = lock(&self.ingress).get(&key) {
+                        let _ = tx.try_send(What::Closed);
+                    }
+                }
                 what => {
-                    let mut ingress = lock(&self.ingress);
-                    let full = ingress
-                        .get(&key)
-                        .is_some_and(|tx| tx.try_send(what).is_err());
-                    if full {
-                        // A connection that floods its table is let go.
-                        ingress.remove(&key);
+                    let known = {
+                        let mut ingress = lock(&self.ingress);
+                        match ingress.get(&key).map(|tx| tx.try_send(what)) {
+                            Some(Ok(())) => true,
+                            Some(Err(_)) => {
+                                // A connection that floods its table is let go.
+                                ingress.remove(&key);
+                                true
+                            }
+                            None => false,
+                        }
+                    };
+                    if !known {
+                        // Not joined here (it joined an earlier run of this node, or its table
+                        // moved): its node lets it go, and the client reconnects.
+                        let _ = self
+                            .nats
+                            .publish(
+                                wire::conn_subject(&msg.from),
+                                wire::conn_payload(msg.conn, None),
+                            )
+                            .await;
                     }
                 }
             }
@@ -498,7 +523,10 @@ impl Cluster {
         let mut tick = tokio::time::interval(Duration::from_millis(wire::HEARTBEAT_MS));
         loop {
             tick.tick().await;
-            let _ = self.nats.publish(subject.clone(), Default::default()).await;
+            let _ = self
+                .nats
+                .publish(subject.clone(), wire::alive_payload(self.incarnation))
+                .await;
         }
     }
 
@@ -540,7 +568,15 @@ impl Cluster {
         }
     }
 
-    /// Hear the other nodes, and let the connections of a node gone silent go.
+    /// Let go of what this node holds for `node`'s process, which is gone: the connections
+    /// held here whose table ran there (they close, and their clients reconnect to find the
+    /// table where it runs now), and its connections to the tables run here.
+    fn forget(&self, node: &str) {
+        lock(&self.remote).retain(|_, (owner, _)| owner != node);
+        lock(&self.ingress).retain(|(from, _), _| from != node);
+    }
+
+    /// Hear the other nodes, and let the connections of a node gone silent (or restarted) go.
     async fn watch_nodes(self: Arc<Self>, mut sub: async_nats::Subscriber) {
         let mut tick = tokio::time::interval(Duration::from_millis(wire::HEARTBEAT_MS));
         loop {
@@ -549,7 +585,14 @@ impl Cluster {
                     let Some(m) = m else { return };
                     if let Some(node) = m.subject.as_str().strip_prefix("junqi.alive.") {
                         if node != self.node {
-                            lock(&self.seen).insert(node.to_string(), Instant::now());
+                            let now = wire::parse_alive_payload(&m.payload);
+                            let before = lock(&self.seen)
+                                .insert(node.to_string(), (Instant::now(), now))
+                                .and_then(|(_, i)| i);
+                            if matches!((before, now), (Some(a), Some(b)) if a != b) {
+                                tracing::warn!(node = %node, "node restarted: the connections of its last run are let go (or two nodes share this name)");
+                                self.forget(node);
+                            }
                         }
                     }
                 }
@@ -558,7 +601,7 @@ impl Cluster {
                         let mut seen = lock(&self.seen);
                         let dead: Vec<String> = seen
                             .iter()
-                            .filter(|(_, t)| t.elapsed() > Duration::from_millis(wire::DEAD_AFTER_MS))
+                            .filter(|(_, (t, _))| t.elapsed() > Duration::from_millis(wire::DEAD_AFTER_MS))
                             .map(|(n, _)| n.clone())
                             .collect();
                         for n in &dead {
@@ -568,8 +611,7 @@ impl Cluster {
                     };
                     for node in dead {
                         tracing::warn!(node = %node, "node silent: its connections are let go");
-                        lock(&self.remote).retain(|_, (owner, _)| *owner != node);
-                        lock(&self.ingress).retain(|(from, _), _| *from != node);
+                        self.forget(&node);
                     }
                 }
             }

@@ -5,7 +5,8 @@
 //!   whether the node runs the table); the rest are published, in order after their `hello`.
 //! - `junqi.conn.<node>`: frames for the connections `<node>` holds: 8 bytes of connection id
 //!   (big-endian) then the frame's text; no text means the table let the connection go.
-//! - `junqi.alive.<node>`: a node's heartbeat (empty), every [`HEARTBEAT_MS`].
+//! - `junqi.alive.<node>`: a node's heartbeat, every [`HEARTBEAT_MS`]: 8 bytes, the
+//!   incarnation of the process (random at its start, big-endian).
 //! - `junqi.usage`: rate-limit usage a node counted, for the others to count too ([`Usage`],
 //!   JSON, every [`USAGE_MS`] when there is any).
 
@@ -120,6 +121,16 @@ pub enum HelloReply {
     NoTable,
 }
 
+/// A heartbeat saying the process's `incarnation`.
+pub fn alive_payload(incarnation: u64) -> Bytes {
+    Bytes::copy_from_slice(&incarnation.to_be_bytes())
+}
+
+/// The incarnation a heartbeat says, if it says one (8 bytes).
+pub fn parse_alive_payload(b: &[u8]) -> Option<u64> {
+    Some(u64::from_be_bytes(b.try_into().ok()?))
+}
+
 /// A frame (or, with `None`, the end) for connection `conn`, as published.
 pub fn conn_payload(conn: u64, frame: Option<&str>) -> Bytes {
     let text = frame.unwrap_or("");
@@ -141,6 +152,13 @@ pub fn parse_conn_payload(b: &[u8]) -> Option<(u64, Option<&str>)> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn heartbeats_say_the_incarnation() {
+        assert_eq!(parse_alive_payload(&alive_payload(42)), Some(42));
+        assert_eq!(parse_alive_payload(b""), None);
+        assert_eq!(parse_alive_payload(b"123456789"), None);
+    }
 
     #[test]
     fn usage_round_trips_and_old_reports_read() {

@@ -401,11 +401,13 @@ impl Game<'_> {
             }
         });
         let results = futures_util::future::join_all(plays).await;
+        // Finished when every seat saw the end (not when the run's time ran out first).
+        let finished = results.iter().all(|r| matches!(r, Ok(true)));
         let failures: Vec<Failure> = results.into_iter().filter_map(Result::err).collect();
         if !failures.is_empty() {
             return Err(failures);
         }
-        Ok(true)
+        Ok(finished)
     }
 
     /// Play one seat of a game to its end (random legal actions), on a connection that has
