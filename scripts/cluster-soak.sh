@@ -20,14 +20,9 @@ ramp="${RAMP:-60}"
 kill_every="${KILL_EVERY:-0}"
 lease_ms="${LEASE_MS:-4000}"
 pg="${JUNQI_TEST_POSTGRES_URL:?set JUNQI_TEST_POSTGRES_URL to a role that may create databases}"
-cd "$root"
-if [ -z "${JUNQI_BIN:-}" ]; then
-  cargo build --release -p junqi ${CI:+--locked}
-fi
-bin="${JUNQI_BIN:-$root/target/release/junqi}"
+source "$root/scripts/soak-common.sh"
 nats_bin="$(command -v nats-server || echo /usr/sbin/nats-server)"
 work="$(mktemp -d /tmp/junqi-cluster-soak.XXXXXX)"
-ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 db="junqi_soak_$$"
@@ -53,9 +48,7 @@ addrs=()
 start_node() {
   local i=$1
   "$bin" serve --addr "${addrs[$i]}" --database "$db_url" ${cluster_args[@]+"${cluster_args[@]}"} \
-    ${cluster_args[@]+--node "n$i"} \
-    --max-connections-per-address $((games * 3)) --tables-per-minute 1000000 \
-    --max-open-tables "$games" --rate 1000000 --bot-delay-ms 0 >>"$work/node$i.log" 2>&1 &
+    ${cluster_args[@]+--node "n$i"} $(load_flags "$games") >>"$work/node$i.log" 2>&1 &
   pids[$i]=$!
 }
 for i in $(seq 0 $((nodes - 1))); do
@@ -81,13 +74,13 @@ sample() {
   for i in "${!pids[@]}"; do
     local p=${pids[$i]}
     if [ -r "/proc/$p/status" ]; then
-      line+="$(printf '  n%s rss %5.0f MB fds %5s' "$i" "$(awk '/VmRSS/ {print $2 / 1024}' "/proc/$p/status")" "$(ls "/proc/$p/fd" | wc -l)")"
+      line+="$(printf '  n%s rss %5.0f MB fds %5s' "$i" "$(rss_mb "$p")" "$(open_files "$p")")"
     else
       line+="  n$i down"
     fi
   done
   line+="$(printf '  db %6.1f MB' "$(psql "$pg" -tAc "SELECT pg_database_size('$db') / 1048576.0")")"
-  [ -n "${nats:-}" ] && line+="$(printf '  nats rss %4.0f MB' "$(awk '/VmRSS/ {print $2 / 1024}' "/proc/$nats/status")")"
+  [ -n "${nats:-}" ] && line+="$(printf '  nats rss %4.0f MB' "$(rss_mb "$nats")")"
   line+="  cpu s: nodes $(cpu_of "${pids[@]}") pg $(cpu_of $(pg_pids)) nats $(cpu_of ${nats:-})"
   echo "$line"
 }

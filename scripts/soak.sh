@@ -11,30 +11,20 @@ seconds="${2:-1800}"
 think="${3:-1000}"
 interval="${INTERVAL:-30}"
 port="${PORT:-18090}"
-cd "$root"
-if [ -z "${JUNQI_BIN:-}" ]; then
-  cargo build --release -p junqi ${CI:+--locked}
-fi
-bin="${JUNQI_BIN:-$root/target/release/junqi}"
+source "$root/scripts/soak-common.sh"
 data="$(mktemp -d /tmp/junqi-soak.XXXXXX)"
-ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
-# Every client is 127.0.0.1: the per-address limits (connections, table creation, open tables,
-# the frame budget shared by all of an address's connections) are raised.
-"$bin" serve --addr "127.0.0.1:$port" --data-dir "$data" \
-  --max-connections-per-address $((concurrency * 3)) --tables-per-minute 1000000 \
-  --max-open-tables "$concurrency" \
-  --rate 1000000 --bot-delay-ms 0 >"$data/serve.log" 2>&1 &
+# shellcheck disable=SC2046 # load_flags gives several words
+"$bin" serve --addr "127.0.0.1:$port" --data-dir "$data" $(load_flags "$concurrency") \
+  >"$data/serve.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 1 50); do curl -sf "http://127.0.0.1:$port/api/info" >/dev/null 2>&1 && break; sleep 0.2; done
 sample() {
-  local rss fds wal db
-  rss=$(awk '/VmRSS/ {print $2}' "/proc/$server/status")
-  fds=$(ls "/proc/$server/fd" | wc -l)
+  local wal db
   wal=$(stat -c %s "$data/junqi.sqlite3-wal" 2>/dev/null || echo 0)
   db=$(stat -c %s "$data/junqi.sqlite3" 2>/dev/null || echo 0)
   printf '%6ss  rss %7.1f MB  fds %6s  db %8.1f MB  wal %7.1f MB\n' "$1" \
-    "$(echo "$rss / 1024" | bc -l)" "$fds" "$(echo "$db / 1048576" | bc -l)" "$(echo "$wal / 1048576" | bc -l)"
+    "$(rss_mb $server)" "$(open_files $server)" "$(echo "$db / 1048576" | bc -l)" "$(echo "$wal / 1048576" | bc -l)"
 }
 echo "== soak: $concurrency games at once for $seconds s, clients think ${think} ms (data in $data)"
 "$bin" loadtest --url "http://127.0.0.1:$port" --concurrency "$concurrency" --duration "$seconds" \

@@ -313,20 +313,20 @@ async fn one_move(p: &mut Player) -> Result<(), String> {
 
 /// A game against the computer created through `node`: the person's seat token and the table.
 async fn play_computer(node: &Node) -> (String, String) {
-    let (st, v) = http(
-        &node.addr,
-        "POST",
-        "/api/play-computer",
-        Some(&json!({"board": "two_player", "bot": "heuristic"})),
-        None,
-    )
-    .await
-    .unwrap();
-    assert_eq!(st, 201, "{v}");
-    (
-        v["table"]["id"].as_str().unwrap().to_string(),
-        v["token"].as_str().unwrap().to_string(),
-    )
+    try_play_computer(&node.addr).await.unwrap()
+}
+
+/// A game against the computer created through the node at `addr`: the table and the seat
+/// token, or what went wrong.
+async fn try_play_computer(addr: &str) -> Result<(String, String), String> {
+    let body = json!({"board": "two_player", "bot": "heuristic"});
+    match http(addr, "POST", "/api/play-computer", Some(&body), None).await? {
+        (201, v) => Ok((
+            v["table"]["id"].as_str().unwrap().to_string(),
+            v["token"].as_str().unwrap().to_string(),
+        )),
+        (st, v) => Err(format!("{st}: {v}")),
+    }
 }
 
 /// Over a new connection to `node`, say hello and send `n` pings at once (n + 1 frames); the
@@ -576,14 +576,9 @@ async fn new_game(nodes: &Nodes, seed: u64) -> Player {
     let (id, token) = loop {
         assert!(Instant::now() < until, "no node would create a game");
         let live = live(nodes).await;
-        let body = json!({"board": "two_player", "bot": "heuristic"});
         if let Some(addr) = live.get(seed as usize % live.len().max(1)) {
-            if let Ok((201, v)) = http(addr, "POST", "/api/play-computer", Some(&body), None).await
-            {
-                break (
-                    v["table"]["id"].as_str().unwrap().to_string(),
-                    v["token"].as_str().unwrap().to_string(),
-                );
+            if let Ok(game) = try_play_computer(addr).await {
+                break game;
             }
         }
         tokio::time::sleep(Duration::from_millis(100)).await;

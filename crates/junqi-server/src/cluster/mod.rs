@@ -387,12 +387,8 @@ impl Cluster {
                         me.reply(m.reply, &reply).await;
                     });
                 }
-                What::Closed => {
-                    if let Some(tx) = lock(&self.ingress).get(&key) {
-                        let _ = tx.try_send(What::Closed);
-                    }
-                }
                 what => {
+                    let closed = matches!(what, What::Closed);
                     let known = {
                         let mut ingress = lock(&self.ingress);
                         match ingress.get(&key).map(|tx| tx.try_send(what)) {
@@ -405,7 +401,7 @@ impl Cluster {
                             None => false,
                         }
                     };
-                    if !known {
+                    if !known && !closed {
                         // Not joined here (it joined an earlier run of this node, or its table
                         // moved): its node lets it go, and the client reconnects.
                         let _ = self
