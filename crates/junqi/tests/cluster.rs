@@ -115,6 +115,38 @@ async fn wait_for_port(port: u16) {
     }
 }
 
+/// `JUNQI_CLUSTER_LOG_DIR`: the nodes log at info level to `<dir>/<node>.log` (appended
+/// across restarts), to follow a table from node to node; otherwise nowhere.
+fn node_log(name: &str) -> Stdio {
+    match std::env::var_os("JUNQI_CLUSTER_LOG_DIR") {
+        Some(dir) => std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(std::path::Path::new(&dir).join(format!("{name}.log")))
+            .expect("open the node's log")
+            .into(),
+        None => Stdio::null(),
+    }
+}
+
+/// With `JUNQI_CLUSTER_LOG_DIR` set, say what the test saw (with the time, to match against
+/// the nodes' logs).
+fn trace(what: std::fmt::Arguments) {
+    if std::env::var_os("JUNQI_CLUSTER_LOG_DIR").is_some() {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        eprintln!("{:.3} {what}", now.as_secs_f64());
+    }
+}
+
+fn log_level() -> &'static str {
+    match std::env::var_os("JUNQI_CLUSTER_LOG_DIR") {
+        Some(_) => "info",
+        None => "warn",
+    }
+}
+
 /// One `junqi serve` node.
 struct Node {
     proc: Option<Proc>,
@@ -159,8 +191,8 @@ impl Node {
                 "--default-bot",
                 "heuristic",
             ])
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::null())
+            .env("RUST_LOG", log_level())
+            .stdout(node_log(name))
             .stderr(Stdio::inherit())
             .spawn()
             .expect("start junqi serve");
@@ -207,6 +239,8 @@ struct Player {
     /// have been stored.
     unsure: usize,
     rng: rand::rngs::SmallRng,
+    /// The node it connected through last.
+    via: String,
 }
 
 impl Player {
@@ -223,6 +257,7 @@ impl Player {
             first_v: None,
             unsure: 0,
             rng: rand::rngs::SmallRng::seed_from_u64(seed),
+            via: String::new(),
         }
     }
 
@@ -236,6 +271,7 @@ impl Player {
         }
         ws.send(&hello).await?;
         self.ws = Some(ws);
+        self.via = addr.to_string();
         Ok(())
     }
 
@@ -553,6 +589,10 @@ where
             Ok(()) => return lost_at,
             Err(e) => {
                 let t = *lost_at.get_or_insert_with(Instant::now);
+                trace(format_args!(
+                    "table {} (last through {}): {e}",
+                    p.table, p.via
+                ));
                 assert!(
                     t.elapsed() < Duration::from_secs(60),
                     "table {} out of reach for a minute: {e}",
@@ -702,6 +742,7 @@ async fn killed_nodes_games_resume_elsewhere() {
         let addr = {
             let mut nodes = nodes.lock().await;
             nodes[victim].kill();
+            trace(format_args!("killed {}", names[victim]));
             nodes[victim].addr.clone()
         };
         // Down for a while: its tables go to the others, its clients reconnect elsewhere.
