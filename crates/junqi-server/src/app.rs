@@ -153,7 +153,10 @@ impl App {
             shutdown: Shutdown::default(),
             env,
             ratings: tx,
-            next_conn: AtomicU64::new(1),
+            // A random start (below 2^48, so ids stay exact in JavaScript): a node restarted
+            // under the same name never reuses a connection id its last run gave out, which
+            // other nodes may still hold for a moment.
+            next_conn: AtomicU64::new(1 + rand::random::<u64>() % (1 << 48)),
             accounts,
         })
     }

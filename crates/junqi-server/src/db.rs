@@ -97,6 +97,7 @@ const MIGRATIONS_SQLITE: &[(i64, &str)] = &[
     (3, include_str!("../migrations/sqlite/0003_table_state.sql")),
     (4, include_str!("../migrations/sqlite/0004_lobby.sql")),
     (5, include_str!("../migrations/sqlite/0005_leases.sql")),
+    (6, include_str!("../migrations/sqlite/0006_runs.sql")),
 ];
 const MIGRATIONS_POSTGRES: &[(i64, &str)] = &[
     (1, include_str!("../migrations/postgres/0001_init.sql")),
@@ -107,6 +108,7 @@ const MIGRATIONS_POSTGRES: &[(i64, &str)] = &[
     ),
     (4, include_str!("../migrations/postgres/0004_lobby.sql")),
     (5, include_str!("../migrations/postgres/0005_leases.sql")),
+    (6, include_str!("../migrations/postgres/0006_runs.sql")),
 ];
 
 fn bind<'q>(

@@ -1,9 +1,12 @@
 //! Table leases in PostgreSQL: which node runs each table. Times are the database's own clock
 //! (`clock_timestamp()`, ms), so the nodes' clocks never need to agree.
 //!
-//! - A lease is taken when there is none or the one there has expired; taking one raises its
-//!   epoch (in one statement, so two nodes can never both take it).
-//! - Its node renews all its leases in one statement every third of the lease time.
+//! - A node's process is a *run* ([`Run`]): it keeps one row in `junqi_runs` ahead of the clock,
+//!   renewed every third of the lease time. A lease names the run holding it and lives as long
+//!   as that row does, so renewing costs one row whatever the number of tables, and never
+//!   waits on the row locks of the tables' writes.
+//! - A lease is taken when there is none or its run's row has expired (or is gone); taking one
+//!   raises its epoch (in one statement, so two nodes can never both take it).
 //! - Every write of a table's entries carries its [`Fence`] (node and epoch), checked in the
 //!   write's own transaction ([`crate::db::Db::write_fenced`]).
 //! - A node lets a lease go when its table's actor ends.
@@ -16,24 +19,49 @@ macro_rules! now_ms {
         "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT"
     };
 }
-const NOW_MS: &str = now_ms!();
+
+/// One process of a node: its name and its incarnation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Run {
+    pub node: String,
+    pub run: i64,
+}
+
+impl Run {
+    fn args(&self) -> [Arg; 2] {
+        [Arg::from(self.node.as_str()), Arg::I(self.run)]
+    }
+}
+
+/// SQL: the lease row `l`'s run is alive.
+macro_rules! run_alive {
+    () => {
+        concat!(
+            "EXISTS (SELECT 1 FROM junqi_runs r WHERE r.node = l.node AND r.run = l.run AND r.expires_ms >= ",
+            now_ms!(),
+            ")"
+        )
+    };
+}
 
 /// Who holds a table's lease.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Holder {
     pub node: String,
     pub epoch: i64,
-    /// The lease has expired (the database's clock is past it).
+    /// The lease has expired (its run's row is behind the database's clock, or gone).
     pub expired: bool,
 }
 
 /// The holder of `table`'s lease, if a lease row exists.
 pub(crate) async fn holder(db: &Db, table: &str) -> Result<Option<Holder>, String> {
-    let sql = format!(
-        "SELECT node, epoch, CASE WHEN expires_ms < {NOW_MS} THEN 1 ELSE 0 END FROM junqi_leases WHERE table_id = $1"
+    let sql = concat!(
+        "SELECT l.node, l.epoch, CASE WHEN ",
+        run_alive!(),
+        " THEN 0 ELSE 1 END FROM junqi_leases l WHERE l.table_id = $1"
     );
     Ok(db
-        .fetch_opt(&sql, vec![Arg::from(table)])
+        .fetch_opt(sql, vec![Arg::from(table)])
         .await?
         .map(|r| Holder {
             node: col_str(&r, 0),
@@ -42,83 +70,79 @@ pub(crate) async fn holder(db: &Db, table: &str) -> Result<Option<Holder>, Strin
         }))
 }
 
-/// Take `table`'s lease for `node` if nobody holds it or its lease has expired: the fence the
-/// node's writes carry, or `None` if another node holds it.
-pub(crate) async fn acquire(
-    db: &Db,
-    table: &str,
-    node: &str,
-    lease_ms: u64,
-) -> Result<Option<Fence>, String> {
-    let sql = format!(
-        "INSERT INTO junqi_leases (table_id, node, epoch, expires_ms) VALUES ($1, $2, 1, {NOW_MS} + $3) \
-         ON CONFLICT (table_id) DO UPDATE SET node = EXCLUDED.node, epoch = junqi_leases.epoch + 1, \
-         expires_ms = EXCLUDED.expires_ms WHERE junqi_leases.expires_ms < {NOW_MS} RETURNING epoch"
+/// Take `table`'s lease for `run` if nobody holds it or its holder's run has expired: the
+/// fence the node's writes carry, or `None` if another run holds it.
+pub(crate) async fn acquire(db: &Db, table: &str, run: &Run) -> Result<Option<Fence>, String> {
+    let sql = concat!(
+        "INSERT INTO junqi_leases AS l (table_id, node, run, epoch) VALUES ($1, $2, $3, 1) \
+         ON CONFLICT (table_id) DO UPDATE SET node = EXCLUDED.node, run = EXCLUDED.run, \
+         epoch = l.epoch + 1 WHERE NOT ",
+        run_alive!(),
+        " RETURNING epoch"
     );
-    take(db, &sql, table, node, lease_ms).await
+    take(db, sql, table, run).await
 }
 
-/// Run a statement that takes `table`'s lease for `node` (binding the table, the node and the
-/// lease time, returning the epoch): the fence, or `None` if it took nothing.
-async fn take(
-    db: &Db,
-    sql: &str,
-    table: &str,
-    node: &str,
-    lease_ms: u64,
-) -> Result<Option<Fence>, String> {
-    let row = db
-        .fetch_opt(
-            sql,
-            vec![Arg::from(table), Arg::from(node), Arg::I(lease_ms as i64)],
-        )
-        .await?;
-    Ok(row.map(|r| Fence {
+/// Run a statement that takes `table`'s lease for `run` (binding the table, the node and the
+/// run, returning the epoch): the fence, or `None` if it took nothing.
+async fn take(db: &Db, sql: &str, table: &str, run: &Run) -> Result<Option<Fence>, String> {
+    let [node, r] = run.args();
+    let row = db.fetch_opt(sql, vec![Arg::from(table), node, r]).await?;
+    Ok(row.map(|row| Fence {
         table: table.to_string(),
-        node: node.to_string(),
-        epoch: col_i64(&r, 0),
+        node: run.node.clone(),
+        epoch: col_i64(&row, 0),
     }))
 }
 
-/// Take `table`'s lease again under a new epoch if `node` holds it (its actor ended and the
-/// table is wanted again): the new fence, or `None` if another node holds it now.
-pub(crate) async fn retake(
-    db: &Db,
-    table: &str,
-    node: &str,
-    lease_ms: u64,
-) -> Result<Option<Fence>, String> {
-    let sql = format!(
-        "UPDATE junqi_leases SET epoch = epoch + 1, expires_ms = {NOW_MS} + $3 \
-         WHERE table_id = $1 AND node = $2 RETURNING epoch"
-    );
-    take(db, &sql, table, node, lease_ms).await
+/// Take `table`'s lease again under a new epoch if `run`'s node holds it (its actor ended and
+/// the table is wanted again, or the node restarted and this run takes over its last run's
+/// tables at once): the new fence, or `None` if another node holds it now.
+pub(crate) async fn retake(db: &Db, table: &str, run: &Run) -> Result<Option<Fence>, String> {
+    let sql = "UPDATE junqi_leases SET epoch = epoch + 1, run = $3 \
+               WHERE table_id = $1 AND node = $2 RETURNING epoch";
+    take(db, sql, table, run).await
 }
 
-/// The statement that gives a new table's lease (epoch 1) to `node`, written with the table's
+/// The statement that gives a new table's lease (epoch 1) to `run`, written with the table's
 /// own row so that a table never exists unleased in cluster mode.
-pub(crate) fn insert_stmt(table: &str, node: &str, lease_ms: u64) -> crate::db::Stmt {
+pub(crate) fn insert_stmt(table: &str, run: &Run) -> crate::db::Stmt {
+    let [node, r] = run.args();
     (
-        concat!(
-            "INSERT INTO junqi_leases (table_id, node, epoch, expires_ms) VALUES ($1, $2, 1, ",
-            now_ms!(),
-            " + $3)"
-        ),
-        vec![Arg::from(table), Arg::from(node), Arg::I(lease_ms as i64)],
+        "INSERT INTO junqi_leases (table_id, node, run, epoch) VALUES ($1, $2, $3, 1)",
+        vec![Arg::from(table), node, r],
     )
 }
 
-/// Renew every lease `node` holds; returns the tables whose lease it still holds.
-pub(crate) async fn renew(db: &Db, node: &str, lease_ms: u64) -> Result<Vec<String>, String> {
-    let sql = format!(
-        "UPDATE junqi_leases SET expires_ms = {NOW_MS} + $2 WHERE node = $1 RETURNING table_id"
+/// Keep `run` alive for `lease_ms` more; returns the tables whose lease it still holds.
+pub(crate) async fn renew(db: &Db, run: &Run, lease_ms: u64) -> Result<Vec<String>, String> {
+    let [node, r] = run.args();
+    let sql = concat!(
+        "INSERT INTO junqi_runs (node, run, expires_ms) VALUES ($1, $2, ",
+        now_ms!(),
+        " + $3) ON CONFLICT (node, run) DO UPDATE SET expires_ms = EXCLUDED.expires_ms RETURNING run"
     );
+    db.fetch(sql, vec![node.clone(), r.clone(), Arg::I(lease_ms as i64)])
+        .await?;
     Ok(db
-        .fetch(&sql, vec![Arg::from(node), Arg::I(lease_ms as i64)])
+        .fetch(
+            "SELECT table_id FROM junqi_leases WHERE node = $1 AND run = $2",
+            vec![node, r],
+        )
         .await?
         .iter()
-        .map(|r| col_str(r, 0))
+        .map(|row| col_str(row, 0))
         .collect())
+}
+
+/// Forget the runs expired for more than a minute (their leases count as expired either way).
+pub(crate) async fn sweep_runs(db: &Db) -> Result<(), String> {
+    let sql = concat!(
+        "DELETE FROM junqi_runs WHERE expires_ms < ",
+        now_ms!(),
+        " - 60000 RETURNING run"
+    );
+    db.fetch(sql, vec![]).await.map(|_| ())
 }
 
 /// Let a lease go (only if it is still this fence's).
@@ -138,13 +162,14 @@ pub(crate) async fn release(db: &Db, fence: &Fence) -> Result<(), String> {
 /// Unfinished tables that no live lease covers (their node died or let them go): at most
 /// `limit`, for a node to take over.
 pub(crate) async fn orphans(db: &Db, limit: i64) -> Result<Vec<String>, String> {
-    let sql = format!(
+    let sql = concat!(
         "SELECT t.id FROM junqi_tables t LEFT JOIN junqi_leases l ON l.table_id = t.id \
-         WHERE t.status <> 'over' AND (l.table_id IS NULL OR l.expires_ms < {NOW_MS}) \
-         ORDER BY random() LIMIT $1"
+         WHERE t.status <> 'over' AND (l.table_id IS NULL OR NOT ",
+        run_alive!(),
+        ") ORDER BY random() LIMIT $1"
     );
     Ok(db
-        .fetch(&sql, vec![Arg::I(limit)])
+        .fetch(sql, vec![Arg::I(limit)])
         .await?
         .iter()
         .map(|r| col_str(r, 0))
@@ -164,27 +189,40 @@ mod tests {
             return;
         };
         let db = Db::open(&url).await.unwrap();
-        let table = format!("lease-test-{}", rand::random::<u32>());
-        let a = acquire(&db, &table, "a", 60_000)
-            .await
-            .unwrap()
-            .expect("free");
+        let tag = rand::random::<u32>();
+        let table = format!("lease-test-{tag}");
+        let run_a = Run {
+            node: format!("a-{tag}"),
+            run: 1,
+        };
+        let run_b = Run {
+            node: format!("b-{tag}"),
+            run: 1,
+        };
+        renew(&db, &run_a, 60_000).await.unwrap();
+        renew(&db, &run_b, 60_000).await.unwrap();
+        let a = acquire(&db, &table, &run_a).await.unwrap().expect("free");
         assert_eq!(a.epoch, 1);
-        assert_eq!(acquire(&db, &table, "b", 60_000).await.unwrap(), None);
+        assert_eq!(acquire(&db, &table, &run_b).await.unwrap(), None);
         let h = holder(&db, &table).await.unwrap().unwrap();
-        assert_eq!((h.node.as_str(), h.epoch, h.expired), ("a", 1, false));
+        assert_eq!(
+            (h.node.as_str(), h.epoch, h.expired),
+            (run_a.node.as_str(), 1, false)
+        );
         // a's writes go through while it holds the lease.
         let probe = |n: i64| -> Vec<crate::db::Stmt> {
             vec![(
-                "UPDATE junqi_leases SET expires_ms = expires_ms WHERE table_id = $1 AND $2 > 0",
+                "UPDATE junqi_leases SET run = run WHERE table_id = $1 AND $2 > 0",
                 vec![Arg::from(table.as_str()), Arg::I(n)],
             )]
         };
         db.write_fenced(Some(a.clone()), probe(1)).await.unwrap();
-        // The lease runs out (renewed for 0 ms): b takes it under epoch 2.
-        assert_eq!(renew(&db, "a", 0).await.unwrap(), vec![table.clone()]);
+        // a's run runs out (renewed for 0 ms): its lease has expired and b takes it under
+        // epoch 2.
+        assert_eq!(renew(&db, &run_a, 0).await.unwrap(), vec![table.clone()]);
         tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-        let b = acquire(&db, &table, "b", 60_000)
+        assert!(holder(&db, &table).await.unwrap().unwrap().expired);
+        let b = acquire(&db, &table, &run_b)
             .await
             .unwrap()
             .expect("expired");
@@ -197,13 +235,24 @@ mod tests {
         assert!(e.contains(crate::db::LEASE_LOST), "{e}");
         db.write_fenced(Some(b.clone()), probe(3)).await.unwrap();
         // a's renewal no longer covers it; a's release lets nothing go.
-        assert!(!renew(&db, "a", 60_000).await.unwrap().contains(&table));
+        assert!(!renew(&db, &run_a, 60_000).await.unwrap().contains(&table));
         release(&db, &a).await.unwrap();
-        assert_eq!(holder(&db, &table).await.unwrap().unwrap().node, "b");
-        // b takes it again under a new epoch; the old fence is then stale too.
-        let b3 = retake(&db, &table, "b", 60_000).await.unwrap().unwrap();
+        assert_eq!(holder(&db, &table).await.unwrap().unwrap().node, run_b.node);
+        // b restarts (a new run under the same name): it takes its last run's table at once,
+        // under a new epoch; the old fence is then stale.
+        let run_b2 = Run {
+            node: run_b.node.clone(),
+            run: 2,
+        };
+        renew(&db, &run_b2, 60_000).await.unwrap();
+        assert_eq!(acquire(&db, &table, &run_b2).await.unwrap(), None);
+        let b3 = retake(&db, &table, &run_b2).await.unwrap().unwrap();
         assert_eq!(b3.epoch, 3);
         assert!(db.write_fenced(Some(b), probe(4)).await.is_err());
+        assert_eq!(
+            renew(&db, &run_b2, 60_000).await.unwrap(),
+            vec![table.clone()]
+        );
         release(&db, &b3).await.unwrap();
         assert_eq!(holder(&db, &table).await.unwrap(), None);
     }

@@ -125,6 +125,10 @@ impl Cluster {
     /// Start this node's part: subscriptions, heartbeat, lease renewal and the takeover of
     /// orphaned tables.
     pub async fn start(self: &Arc<Self>, app: &Arc<App>) -> anyhow::Result<()> {
+        // This run is alive before it takes or creates any table.
+        lease::renew(&app.db, &self.run(), self.lease_ms)
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot register this node's run: {e}"))?;
         let tables = self.nats.subscribe(wire::table_subject(&self.node)).await?;
         let frames = self.nats.subscribe(wire::conn_subject(&self.node)).await?;
         let alive = self.nats.subscribe(wire::ALIVE_ALL).await?;
@@ -137,6 +141,14 @@ impl Cluster {
         tokio::spawn(self.clone().renew_leases(app.clone()));
         tokio::spawn(self.clone().take_orphans(app.clone()));
         Ok(())
+    }
+
+    /// This process as a lease holder: the node's name and this run's incarnation.
+    fn run(&self) -> lease::Run {
+        lease::Run {
+            node: self.node.clone(),
+            run: self.incarnation as i64,
+        }
     }
 
     /// The NATS connection is up.
@@ -156,7 +168,7 @@ impl Cluster {
             node: self.node.clone(),
             epoch: 1,
         };
-        (lease::insert_stmt(table, &self.node, self.lease_ms), fence)
+        (lease::insert_stmt(table, &self.run()), fence)
     }
 
     /// A new table's lease is stored: count it as held.
@@ -217,13 +229,13 @@ impl Cluster {
             Ok(Some(h)) if !h.expired && h.node != self.node => return Err(h.node),
             // Ours but not loaded (its actor just ended): take it again under a new epoch, so
             // that the ended actor's release, if still on its way, lets nothing go.
-            Ok(Some(h)) if !h.expired => lease::retake(db, id, &self.node, self.lease_ms).await,
+            Ok(Some(h)) if !h.expired => lease::retake(db, id, &self.run()).await,
             Ok(_) => {
                 match crate::store::table(db, id).await {
                     Ok(Some(_)) => {}
                     _ => return Ok(None),
                 }
-                lease::acquire(db, id, &self.node, self.lease_ms).await
+                lease::acquire(db, id, &self.run()).await
             }
         };
         match fence {
@@ -618,10 +630,16 @@ impl Cluster {
     /// database has not answered for a whole lease time.
     async fn renew_leases(self: Arc<Self>, app: Arc<App>) {
         let mut tick = tokio::time::interval(Duration::from_millis(self.lease_ms / 3));
-        loop {
+        for n in 0u64.. {
             tick.tick().await;
+            // Now and then, forget long-dead runs (any node may; deleting twice is harmless).
+            if n % 100 == 99 {
+                if let Err(e) = lease::sweep_runs(&app.db).await {
+                    tracing::warn!("cannot forget the dead runs: {e}");
+                }
+            }
             let started = Instant::now();
-            match lease::renew(&app.db, &self.node, self.lease_ms).await {
+            match lease::renew(&app.db, &self.run(), self.lease_ms).await {
                 Ok(kept) => {
                     *lock(&self.renewed) = started;
                     let kept: std::collections::HashSet<String> = kept.into_iter().collect();
@@ -664,7 +682,7 @@ impl Cluster {
                         if app.registry.get(&id).is_some() {
                             continue;
                         }
-                        match lease::acquire(&app.db, &id, &self.node, self.lease_ms).await {
+                        match lease::acquire(&app.db, &id, &self.run()).await {
                             Ok(Some(f)) => {
                                 self.load(&app, f).await;
                             }
