@@ -822,6 +822,10 @@ async fn ws(
     upgrade: WebSocketUpgrade,
 ) -> Response {
     upgrade
+        // Frames are a few KiB: small buffers (the defaults are 128 KiB each) keep an idle
+        // connection at a few KiB of memory; a larger message still goes through.
+        .read_buffer_size(crate::protocol::WS_BUFFER)
+        .write_buffer_size(crate::protocol::WS_BUFFER)
         .max_message_size(crate::protocol::MAX_WS_MESSAGE)
         .max_frame_size(crate::protocol::MAX_WS_MESSAGE)
         .on_upgrade(move |socket| crate::ws::serve(app, id, addr.ip(), socket))

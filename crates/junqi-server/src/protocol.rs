@@ -14,6 +14,8 @@ pub const MAX_KEPT_FRAME: usize = 64 * 1024;
 /// The largest WebSocket message read at all: beyond it the WebSocket layer drops the connection
 /// without a word (it cannot read the frame to answer it).
 pub const MAX_WS_MESSAGE: usize = 256 * 1024;
+/// The read and write buffers of a WebSocket connection.
+pub const WS_BUFFER: usize = 8 * 1024;
 const MAX_TEXT: usize = 256;
 /// The longest layout: a land-sea-air layout names 41 pieces (`c2=army_group_commander` …),
 /// about 600 bytes.
