@@ -5,11 +5,12 @@
 //! - A client's WebSocket stays on the node it reached. If its table runs elsewhere, the node
 //!   forwards the connection's commands to the table's node and the table's frames come back,
 //!   in order, over NATS ([`wire`]); the table sees it as one more connection.
-//! - Each node renews its leases every third of the lease time and says it is alive every
-//!   [`wire::HEARTBEAT_MS`]. A node that stops doing either (killed, cut off) loses its tables:
-//!   the connections forwarded to it are let go (their clients reconnect), and once its leases
-//!   expire any node takes its unfinished tables over, loading them from the stored events
-//!   (clocks from their stored deadlines, bots' beliefs by replaying what they were told).
+//! - Each node renews its run (one row that keeps all its leases) every third of the lease time
+//!   and says it is alive every [`wire::HEARTBEAT_MS`]. A node that stops doing either (killed,
+//!   cut off) loses its tables: the connections forwarded to it are let go (their clients
+//!   reconnect), and once its leases expire any node takes its unfinished tables over, loading
+//!   them from the stored events (clocks from their stored deadlines, bots' beliefs by
+//!   replaying what they were told).
 //! - A node that lost a lease cannot store another entry for the table (every write is fenced),
 //!   so an action it accepted after losing it is refused, never stored twice or out of order.
 
