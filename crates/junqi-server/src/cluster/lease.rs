@@ -256,4 +256,38 @@ mod tests {
         release(&db, &b3).await.unwrap();
         assert_eq!(holder(&db, &table).await.unwrap(), None);
     }
+
+    /// A node's renewal never waits on the row lock a table's write holds on its lease (the
+    /// renewal of every lease row of a node used to deadlock with the fenced writes under load,
+    /// and the live node's tables were taken over).
+    #[tokio::test]
+    async fn renewing_does_not_wait_for_a_tables_write() {
+        use sqlx::{Connection, Executor};
+        let Ok(url) = std::env::var("JUNQI_TEST_POSTGRES_URL") else {
+            println!("NOTICE: JUNQI_TEST_POSTGRES_URL is not set: the lease test is skipped");
+            return;
+        };
+        let db = Db::open(&url).await.unwrap();
+        let tag = rand::random::<u32>();
+        let table = format!("lease-lock-{tag}");
+        let run = Run {
+            node: format!("w-{tag}"),
+            run: 1,
+        };
+        renew(&db, &run, 60_000).await.unwrap();
+        let fence = acquire(&db, &table, &run).await.unwrap().expect("free");
+        // A write of the table in flight: its transaction holds the lease row as the fenced
+        // writes do (`Db::write_fenced`).
+        let mut writer = sqlx::AnyConnection::connect(&url).await.unwrap();
+        writer.execute("BEGIN").await.unwrap();
+        let lock = format!("UPDATE junqi_leases SET epoch = epoch WHERE table_id = '{table}'");
+        writer.execute(lock.as_str()).await.unwrap();
+        let renewed =
+            tokio::time::timeout(std::time::Duration::from_secs(10), renew(&db, &run, 60_000))
+                .await
+                .expect("the renewal waited for the table's write");
+        assert_eq!(renewed.unwrap(), vec![table.clone()]);
+        writer.execute("ROLLBACK").await.unwrap();
+        release(&db, &fence).await.unwrap();
+    }
 }
