@@ -1,6 +1,7 @@
 //! Replay one arena game (same seeding as `run_match`) and print its last plies and final board.
 //! `cargo run --release -p junqi-ai --example trace -- heuristic random 19 [plies] [seed] [mode]`
-//! (two-player board; mode `dark` by default, or `open`, `flip`). Upper case: seat 0's pieces
+//! (two-player board; mode `dark` by default, or `open`, `flip`). `TRACE_BUDGET=nodes:60000`
+//! (or `ms:N`) gives both bots the arena's `--budget` instead of their own. Upper case: seat 0's pieces
 //! (flip play: colour 0), lower case: the other's, `?`: face down.
 
 use junqi_ai::{bot_by_spec, play_match_game, Budget};
@@ -51,7 +52,10 @@ fn main() {
         master,
         i,
         (&fa, &fb),
-        Budget::default(),
+        match std::env::var("TRACE_BUDGET") {
+            Ok(b) => junqi_ai::engine::parse_budget(&b).unwrap(),
+            Err(_) => Budget::default(),
+        },
         &mut |pos, seat, events| {
             let now = board(pos);
             log.push((pos.plies(), seat, format!("{events:?}"), before.clone()));
