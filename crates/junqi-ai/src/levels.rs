@@ -13,7 +13,8 @@
 //! shared with other builds: the caps, not the node budgets, set these times there.
 //!
 //! The levels' search is the determinized search with the root priced from what the seat
-//! knows (flag safety two moves ahead, the decoy HQ, bomb squares learnt in the game, locked
+//! knows (flag safety two moves ahead, squares next to the flag held by pieces an enemy could
+//! beat there, the decoy HQ, bomb squares learnt in the game, locked
 //! HQ captures: [`crate::threats`]) and each sampled world's value squashed before the average
 //! (see `STRENGTH.md`, "The levels' search"). The node budget sets the strength; the cap is a
 //! wall-clock limit per decision, so that a board whose nodes cost more (a six-player node

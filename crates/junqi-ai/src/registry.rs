@@ -73,7 +73,7 @@ pub fn bot_by_name(name: &str) -> Option<BotFactory> {
 /// `hw`: weight of the heuristic's score at the root; `q`: plies of quiescence). For
 /// experiments: the arena and the examples accept it wherever they take a bot's name. A level's
 /// id in place of `search` starts from that level (`master@nodes=100000,cap=0`); three more
-/// settings: `clip`, the squash of each world's value ([`SearchConfig::clip`]), `tw`, the weight of the root's tactical pricing ([`crate::threats`]), `cap`,
+/// settings: `clip`, the squash of each world's value ([`SearchConfig::clip`]), `center` (1 or 0), whether it is taken about the world's median action ([`SearchConfig::clip_center`]), `tw`, the weight of the root's tactical pricing ([`crate::threats`]), `cap`,
 /// the level's wall-clock cap per decision in ms (0: none), and `blind` (1 or 0), whether the
 /// enemy's replies are chosen without our identities ([`SearchConfig::blind_replies`]), and
 /// `prune`, the root's racing ([`SearchConfig::prune`], 0: off).
@@ -98,6 +98,7 @@ pub fn bot_by_spec(spec: &str) -> Result<BotFactory, String> {
             "hw" => cfg.heuristic_weight = v.parse().map_err(|e| bad(&e))?,
             "q" => cfg.quiescence = v.parse().map_err(|e| bad(&e))?,
             "clip" => cfg.clip = v.parse().map_err(|e| bad(&e))?,
+            "center" => cfg.clip_center = v.parse::<u8>().map_err(|e| bad(&e))? != 0,
             "tw" => cfg.threat_weight = v.parse().map_err(|e| bad(&e))?,
             "blind" => cfg.blind_replies = v.parse::<u8>().map_err(|e| bad(&e))? != 0,
             "prune" => cfg.prune = v.parse().map_err(|e| bad(&e))?,
@@ -107,7 +108,7 @@ pub fn bot_by_spec(spec: &str) -> Result<BotFactory, String> {
             }
             _ => {
                 return Err(format!(
-                "unknown search setting {k:?} (depth, nodes, hw, q, tw, cap, clip, blind, prune)"
+                "unknown search setting {k:?} (depth, nodes, hw, q, tw, cap, clip, center, blind, prune)"
             ))
             }
         }

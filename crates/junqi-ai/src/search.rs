@@ -61,6 +61,10 @@ pub struct SearchConfig {
     /// decision affords, one such world outweighs everything else, and which worlds were drawn
     /// decides the move. Squashed, a flag still counts for many pieces, and the others count.
     pub clip: f64,
+    /// Whether the squash is taken about each world's median action value instead of about
+    /// zero: a world in which we stand far ahead (or behind) whatever we play keeps the
+    /// differences between actions, which a squash about zero flattens.
+    pub clip_center: bool,
     /// Whether the enemy's reply to each root action is chosen without knowing our pieces:
     /// searched in the world as the enemy might picture it ([`Exposure::enemy_view`]), then
     /// played in the sampled world. Off: the enemy answers every sampled world as if it saw
@@ -89,6 +93,7 @@ impl SearchConfig {
         threat_weight: 0.0,
         time_cap: None,
         clip: 0.0,
+        clip_center: false,
         blind_replies: false,
         prune: 0.0,
     };
@@ -97,7 +102,7 @@ impl SearchConfig {
     pub const LEVEL: SearchConfig = SearchConfig {
         name: "level",
         threat_weight: 1.0,
-        clip: 60.0,
+        clip: 15.0,
         // Measured worse (0.52 against 0.64 versus `search-2026` over 200 games, STRENGTH.md).
         blind_replies: false,
         ..SearchConfig::STANDARD
@@ -112,6 +117,7 @@ impl SearchConfig {
         threat_weight: 0.0,
         time_cap: None,
         clip: 0.0,
+        clip_center: false,
         blind_replies: false,
         prune: 0.0,
     };
@@ -887,9 +893,16 @@ impl Bot for SearchBot {
                 break;
             }
             let clip = self.cfg.clip;
+            let centre = if clip > 0.0 && self.cfg.clip_center && !values.is_empty() {
+                let mut vs: Vec<f64> = values.iter().map(|x| x.1).collect();
+                vs.sort_by(f64::total_cmp);
+                vs[vs.len() / 2]
+            } else {
+                0.0
+            };
             for (i, v) in values.iter_mut() {
                 if clip > 0.0 {
-                    *v = clip * (*v / clip).tanh();
+                    *v = clip * ((*v - centre) / clip).tanh();
                 }
                 sum[*i] += *v;
                 cnt[*i] += 1;

@@ -6,7 +6,9 @@
 //! - **flag safety**: for each square next to our flag (and, weaker, next to our decoy HQ, so
 //!   that our answers do not show which HQ holds the flag), which enemy pieces could reach it in
 //!   one or two moves (steps, straight rail slides, and the flights of a piece that may be an
-//!   engineer), and whether one of our pieces could strike that square back;
+//!   engineer), and whether one of our pieces could strike that square back; a square there
+//!   that one of our pieces holds counts by the chance that an enemy piece reaching it beats
+//!   what stands on it (a landmine an engineer clears);
 //! - **risky attacks**: an attack on a piece that has never moved, at a square where people put
 //!   bombs (behind the front corners, next to the camps) — more so once an unmoved piece of
 //!   the same seat has blown up one of ours from a square of the same kind (the
@@ -38,6 +40,10 @@ const ADJACENT: f64 = 40.0;
 /// A square guarded by a strong piece still costs this share of its reach (the guard may
 /// lose the exchange); a weaker guard, more.
 const GUARDED: f64 = 0.25;
+/// Weight of a square next to our flag that one of our pieces holds, against an empty one, per
+/// unit of the chance that an enemy piece arriving there beats what stands on it: a piece
+/// taken there opens the square, but the taker spends a move and shows itself first.
+const GATE: f64 = 0.5;
 /// Extra cost per unit of losing probability when attacking a piece that has never moved.
 const PROBE: f64 = 0.3;
 /// Weight of the extra chance (above the belief's) that an unmoved target is a bomb or a
@@ -229,71 +235,113 @@ fn p_moves(rules: &Rules, topo: &Topology, d: &[f64; 12], at: Square) -> f64 {
     (1.0 - d[Role::Landmine as usize] - d[Role::Flag as usize]).max(0.0)
 }
 
-/// The danger to the flag-like square `f` on `b`: enemy pieces next to it, and the squares next
-/// to it that enemy pieces could reach in one or two moves, unguarded or guarded.
+/// How likely an enemy piece reaches square `s` of `b` and does harm there, in one move and in
+/// two, priced as `REACH1`/`REACH2` and discounted by the strongest guard of ours that could
+/// strike the square back. `harm(d, q, flight)` is the chance that the enemy piece with role
+/// distribution `d` on `q` does harm on arrival; `flight` says it could only get there by an
+/// engineer's flight.
+fn reach_cost(
+    topo: &Topology,
+    lines: &[Vec<Square>],
+    b: &Board,
+    rules: &Rules,
+    s: Square,
+    harm: impl Fn(&[f64; 12], Square, bool) -> f64,
+) -> f64 {
+    let (n1, e1) = reach_from(topo, lines, b, s);
+    // Probabilities that no enemy piece can reach the square in one (two) moves, the
+    // pieces taken as independent (a noisy-or over the pieces).
+    let mut none1 = 1.0f64;
+    let mut none2 = 1.0f64;
+    let mut counted: Vec<Square> = Vec::new();
+    // The strongest guard that could strike the square back (by material value).
+    let mut guard = 0.0f64;
+    for &q in n1.iter().chain(&e1) {
+        let flight_only = !n1.contains(&q);
+        match b.side[q.index()] {
+            Some(true) => {
+                let r = b.role[q.index()];
+                let moves = r.is_some_and(|r| r.is_movable())
+                    && !(rules.hq_locked() && topo.kind(q) == SquareKind::Headquarters);
+                if moves && (!flight_only || r == Some(Role::Engineer)) {
+                    guard = guard.max(r.map_or(0.0, value));
+                }
+            }
+            Some(false) => none1 *= 1.0 - harm(&b.dist[q.index()], q, flight_only),
+            None => {
+                // Two moves: an enemy piece reaching this empty square first.
+                let (n2, e2) = reach_from(topo, lines, b, q);
+                for &e in n2.iter().chain(&e2) {
+                    if b.side[e.index()] != Some(false) || counted.contains(&e) {
+                        continue;
+                    }
+                    counted.push(e);
+                    let flight = flight_only || !n2.contains(&e);
+                    none2 *= 1.0 - harm(&b.dist[e.index()], e, flight);
+                }
+            }
+        }
+    }
+    let cost = REACH1 * (1.0 - none1) + REACH2 * (1.0 - none2);
+    // A strong guard (a brigadier-general's worth or more) wins most fights on the square;
+    // a weak one little more than blocks it.
+    let cover = 1.0 - (1.0 - GUARDED) * (guard / 6.0).min(1.0);
+    cover * cost
+}
+
+/// The danger to the flag-like square `f` on `b`: enemy pieces next to it, the empty squares
+/// next to it that enemy pieces could reach in one or two moves, and the squares next to it
+/// that one of our pieces holds, by the chance that an enemy piece reaching it beats what
+/// stands there (a landmine an engineer clears, a weak piece a stronger one takes).
 fn flag_danger(rules: &Rules, topo: &Topology, lines: &[Vec<Square>], b: &Board, f: Square) -> f64 {
     let mut danger = 0.0;
     for s in topo.neighbours(f) {
         match b.side[s.index()] {
             Some(false) => {
                 danger += ADJACENT * p_moves(rules, topo, &b.dist[s.index()], s);
-                continue;
             }
-            Some(true) => continue, // a guard, or our landmine, stands there
-            None => {}
-        }
-        let (n1, e1) = reach_from(topo, lines, b, s);
-        // Probabilities that no enemy piece can reach the square in one (two) moves, the
-        // pieces taken as independent (a noisy-or over the pieces).
-        let mut none1 = 1.0f64;
-        let mut none2 = 1.0f64;
-        let mut counted: Vec<Square> = Vec::new();
-        // The strongest guard that could strike the square back (by material value).
-        let mut guard = 0.0f64;
-        for &q in n1.iter().chain(&e1) {
-            let flight_only = !n1.contains(&q);
-            match b.side[q.index()] {
-                Some(true) => {
-                    let r = b.role[q.index()];
-                    let moves = r.is_some_and(|r| r.is_movable())
-                        && !(rules.hq_locked() && topo.kind(q) == SquareKind::Headquarters);
-                    if moves && (!flight_only || r == Some(Role::Engineer)) {
-                        guard = guard.max(r.map_or(0.0, value));
+            Some(true) => {
+                let Some(ours) = b.role[s.index()] else {
+                    continue;
+                };
+                // Per enemy role: 1 when it beats `ours`, a half when both go (the square
+                // opens but nothing of theirs stands on it).
+                let mut beats = [0.0f64; 12];
+                for r in Role::ALL {
+                    if !r.is_movable() {
+                        continue;
                     }
+                    let res = resolve(rules, r, ours);
+                    beats[r as usize] = match (res.attacker_survives, res.defender_survives) {
+                        (true, false) => 1.0,
+                        (false, false) => 0.5,
+                        _ => 0.0,
+                    };
                 }
-                Some(false) => {
-                    let d = &b.dist[q.index()];
-                    let p = if flight_only {
+                danger += GATE
+                    * reach_cost(topo, lines, b, rules, s, |d, q, flight| {
+                        if flight {
+                            d[Role::Engineer as usize] * beats[Role::Engineer as usize]
+                        } else if p_moves(rules, topo, d, q) == 0.0 {
+                            0.0
+                        } else {
+                            Role::ALL
+                                .iter()
+                                .map(|&r| d[r as usize] * beats[r as usize])
+                                .sum()
+                        }
+                    });
+            }
+            None => {
+                danger += reach_cost(topo, lines, b, rules, s, |d, q, flight| {
+                    if flight {
                         d[Role::Engineer as usize]
                     } else {
                         p_moves(rules, topo, d, q)
-                    };
-                    none1 *= 1.0 - p;
-                }
-                None => {
-                    // Two moves: an enemy piece reaching this empty square first.
-                    let (n2, e2) = reach_from(topo, lines, b, q);
-                    for &e in n2.iter().chain(&e2) {
-                        if b.side[e.index()] != Some(false) || counted.contains(&e) {
-                            continue;
-                        }
-                        counted.push(e);
-                        let d = &b.dist[e.index()];
-                        let p = if flight_only || !n2.contains(&e) {
-                            d[Role::Engineer as usize]
-                        } else {
-                            p_moves(rules, topo, d, e)
-                        };
-                        none2 *= 1.0 - p;
                     }
-                }
+                });
             }
         }
-        let cost = REACH1 * (1.0 - none1) + REACH2 * (1.0 - none2);
-        // A strong guard (a brigadier-general's worth or more) wins most fights on the square;
-        // a weak one little more than blocks it.
-        let cover = 1.0 - (1.0 - GUARDED) * (guard / 6.0).min(1.0);
-        danger += cover * cost;
     }
     danger
 }
@@ -453,4 +501,48 @@ pub fn root_adjustments(
         out[k] = adj;
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use junqi_core::text::position_from_text;
+    use junqi_core::Observer;
+
+    /// The adjustment of each legal move of seat 0 in `text`, by "from-to".
+    fn adjustments(text: &str) -> Vec<(String, f64)> {
+        let pos = position_from_text(text).unwrap();
+        let obs = pos.observe(Observer::Seat(0));
+        let mut belief = Belief::new(obs.rules, 0);
+        belief.update(&[], &obs);
+        let adj = root_adjustments(&obs, &mut belief, 0, &BlastMemory::default());
+        let t = pos.topology();
+        obs.legal_actions
+            .iter()
+            .zip(adj)
+            .filter_map(|(a, v)| match *a {
+                Action::Move { from, to } => Some((format!("{}-{}", t.name(from), t.name(to)), v)),
+                Action::Flip(_) => None,
+            })
+            .collect()
+    }
+
+    /// Our flag b1 is shut by landmines, but an engineer flying down file e and along rank 2
+    /// clears the one on b2 and opens the flag. A move that puts a guard next to b2 (d3-c2), or
+    /// that shuts file e (e4-e7), is worth more than one that does neither; and stepping off
+    /// file e (e4-d4) opens it. Before the landmine on b2 was priced as a gate, every one of
+    /// these moves was worth the same.
+    #[test]
+    fn a_landmine_next_to_the_flag_is_a_gate() {
+        let adj: std::collections::HashMap<String, f64> = adjustments(
+            "two_player dark 0 plies=40 \
+             b12=1F a12=1L c12=1L d12=13 e12=1L a9=12 e9=14 \
+             b1=0F a1=0L c1=0L b2=0L d3=05 e4=03",
+        )
+        .into_iter()
+        .collect();
+        assert!(adj["d3-c2"] > adj["d3-c4"] + 0.5, "{adj:?}");
+        assert!(adj["e4-e7"] > adj["e4-e5"] + 0.5, "{adj:?}");
+        assert!(adj["e4-d4"] < adj["e4-e5"] - 0.5, "{adj:?}");
+    }
 }
