@@ -72,7 +72,7 @@ pub fn bot_by_name(name: &str) -> Option<BotFactory> {
 /// named settings (`depth`: plies of full-width search; `nodes`: the node budget per decision;
 /// `hw`: weight of the heuristic's score at the root; `q`: plies of quiescence). For
 /// experiments: the arena and the examples accept it wherever they take a bot's name. A level's
-/// id in place of `search` starts from that level (`master@nodes=100000,cap=0`); three more
+/// id in place of `search` starts from that level (`master@nodes=100000,cap=0`); more
 /// settings: `clip`, the squash of each world's value ([`SearchConfig::clip`]), `center` (1 or 0), whether it is taken about the world's median action ([`SearchConfig::clip_center`]), `tw`, the weight of the root's tactical pricing ([`crate::threats`]), `cap`,
 /// the level's wall-clock cap per decision in ms (0: none), and `blind` (1 or 0), whether the
 /// enemy's replies are chosen without our identities ([`SearchConfig::blind_replies`]), and

@@ -235,6 +235,27 @@ fn p_moves(rules: &Rules, topo: &Topology, d: &[f64; 12], at: Square) -> f64 {
     (1.0 - d[Role::Landmine as usize] - d[Role::Flag as usize]).max(0.0)
 }
 
+/// Per role of ours and role of an enemy piece attacking it: 1 when the enemy piece wins, a
+/// half when both go (the square opens but nothing of theirs stands on it), 0 otherwise (and
+/// for pieces that cannot attack).
+type Beats = [[f64; 12]; 12];
+
+/// The [`Beats`] table under `rules`; made once per decision.
+fn beats_table(rules: &Rules) -> Beats {
+    let mut t = [[0.0; 12]; 12];
+    for ours in Role::ALL {
+        for r in Role::ALL.into_iter().filter(|r| r.is_movable()) {
+            let res = resolve(rules, r, ours);
+            t[ours as usize][r as usize] = match (res.attacker_survives, res.defender_survives) {
+                (true, false) => 1.0,
+                (false, false) => 0.5,
+                _ => 0.0,
+            };
+        }
+    }
+    t
+}
+
 /// How likely an enemy piece reaches square `s` of `b` and does harm there, in one move and in
 /// two, priced as `REACH1`/`REACH2` and discounted by the strongest guard of ours that could
 /// strike the square back. `harm(d, q, flight)` is the chance that the enemy piece with role
@@ -293,7 +314,14 @@ fn reach_cost(
 /// next to it that enemy pieces could reach in one or two moves, and the squares next to it
 /// that one of our pieces holds, by the chance that an enemy piece reaching it beats what
 /// stands there (a landmine an engineer clears, a weak piece a stronger one takes).
-fn flag_danger(rules: &Rules, topo: &Topology, lines: &[Vec<Square>], b: &Board, f: Square) -> f64 {
+fn flag_danger(
+    rules: &Rules,
+    topo: &Topology,
+    lines: &[Vec<Square>],
+    beats: &Beats,
+    b: &Board,
+    f: Square,
+) -> f64 {
     let mut danger = 0.0;
     for s in topo.neighbours(f) {
         match b.side[s.index()] {
@@ -304,20 +332,7 @@ fn flag_danger(rules: &Rules, topo: &Topology, lines: &[Vec<Square>], b: &Board,
                 let Some(ours) = b.role[s.index()] else {
                     continue;
                 };
-                // Per enemy role: 1 when it beats `ours`, a half when both go (the square
-                // opens but nothing of theirs stands on it).
-                let mut beats = [0.0f64; 12];
-                for r in Role::ALL {
-                    if !r.is_movable() {
-                        continue;
-                    }
-                    let res = resolve(rules, r, ours);
-                    beats[r as usize] = match (res.attacker_survives, res.defender_survives) {
-                        (true, false) => 1.0,
-                        (false, false) => 0.5,
-                        _ => 0.0,
-                    };
-                }
+                let beats = &beats[ours as usize];
                 danger += GATE
                     * reach_cost(topo, lines, b, rules, s, |d, q, flight| {
                         if flight {
@@ -351,12 +366,13 @@ fn danger(
     rules: &Rules,
     topo: &Topology,
     lines: &[Vec<Square>],
+    beats: &Beats,
     b: &Board,
     flags: &[(Square, f64)],
 ) -> f64 {
     flags
         .iter()
-        .map(|&(f, w)| w * flag_danger(rules, topo, lines, b, f))
+        .map(|&(f, w)| w * flag_danger(rules, topo, lines, beats, b, f))
         .sum()
 }
 
@@ -377,6 +393,7 @@ pub fn root_adjustments(
     }
     let topo = obs.topology();
     let lines: Vec<Vec<Square>> = topo.lines().map(|l| l.collect()).collect();
+    let beats = beats_table(&rules);
     let mut b = Board {
         side: vec![None; topo.len()],
         role: vec![None; topo.len()],
@@ -427,7 +444,7 @@ pub fn root_adjustments(
             }
         }
     }
-    let base = danger(&rules, topo, &lines, &b, &flags);
+    let base = danger(&rules, topo, &lines, &beats, &b, &flags);
     let mut out = vec![0.0; n];
     for (k, &a) in obs.legal_actions.iter().enumerate() {
         let Action::Move { from, to } = a else {
@@ -489,14 +506,15 @@ pub fn root_adjustments(
             let mut traded = after.clone();
             traded.side[to.index()] = None;
             let held = after;
-            let exp = win * danger(&rules, topo, &lines, &won, &flags)
-                + trade * danger(&rules, topo, &lines, &traded, &flags)
-                + (1.0 - win - trade).max(0.0) * danger(&rules, topo, &lines, &held, &flags);
+            let exp = win * danger(&rules, topo, &lines, &beats, &won, &flags)
+                + trade * danger(&rules, topo, &lines, &beats, &traded, &flags)
+                + (1.0 - win - trade).max(0.0)
+                    * danger(&rules, topo, &lines, &beats, &held, &flags);
             -cost - (exp - base)
         } else {
             after.side[to.index()] = Some(true);
             after.role[to.index()] = Some(me);
-            -(danger(&rules, topo, &lines, &after, &flags) - base)
+            -(danger(&rules, topo, &lines, &beats, &after, &flags) - base)
         };
         out[k] = adj;
     }
