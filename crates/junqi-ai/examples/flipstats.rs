@@ -1,6 +1,8 @@
 //! Flip-play diagnostics: play arena games (same seeding as `run_match`) and print, for each,
 //! the state of both armies when the last piece is turned up and at the end.
 //! `cargo run --release -p junqi-ai --example flipstats -- search heuristic 100 [seed] [first]`
+//! `FLIP_BUDGET=nodes:30000` (or `ms:N`) gives both bots the arena's `--budget` instead of
+//! their own.
 
 use junqi_ai::{bot_by_spec, eval::value, first_bot_score, play_match_game, Budget};
 use junqi_core::{BoardKind, Mode, Position, Role, Rules};
@@ -43,6 +45,10 @@ fn main() {
     let master: u64 = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(2026);
     let first: u64 = args.get(5).and_then(|s| s.parse().ok()).unwrap_or(0);
     let rules = Rules::defaults(BoardKind::TwoPlayer, Mode::Flip).unwrap();
+    let budget = match std::env::var("FLIP_BUDGET") {
+        Ok(b) => junqi_ai::engine::parse_budget(&b).expect("FLIP_BUDGET: nodes:N or ms:N"),
+        Err(_) => Budget::default(),
+    };
     let next = Arc::new(AtomicU64::new(first));
     let out = Arc::new(Mutex::new(Vec::new()));
     let threads: Vec<_> = (0..2)
@@ -56,19 +62,13 @@ fn main() {
                 }
                 let mut at_up: Option<(u32, Position)> = None;
                 let mut last: Option<Position> = None;
-                let result = play_match_game(
-                    rules,
-                    master,
-                    i,
-                    (&fa, &fb),
-                    Budget::default(),
-                    &mut |pos, _, _| {
+                let result =
+                    play_match_game(rules, master, i, (&fa, &fb), budget, &mut |pos, _, _| {
                         if at_up.is_none() && pos.pieces().all(|(_, p)| !p.face_down) {
                             at_up = Some((pos.plies(), pos.clone()));
                         }
                         last = Some(pos.clone());
-                    },
-                );
+                    });
                 let pos = last.expect("a flip game has actions");
                 let score = first_bot_score(&rules, &result, i);
                 let a_seat = (i % 2) as u8;
