@@ -410,7 +410,7 @@ fn flip_plan(pos: &Position, teams: &TeamMap, my_team: u8) -> f64 {
 /// Flip play: the enemy movers left at most which the side ahead works to shut in
 /// ([`flip_plan`]), and the cost to it of each square one of them could step to.
 const CORNER_MOVERS: usize = 3;
-const CORNER: f64 = 0.15;
+const CORNER: f64 = 0.4;
 
 /// For each attacking role, the set (bit per role) of defenders it removes and survives —
 /// computed once per thread and rule set, as the evaluation asks at every leaf.
