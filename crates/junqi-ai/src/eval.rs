@@ -380,37 +380,10 @@ fn flip_plan(pos: &Position, teams: &TeamMap, my_team: u8) -> f64 {
         if target_flag.is_some() {
             plan += 4.0;
         }
-        // Far ahead against the enemy's last few movers, the game is won by taking them, and a
-        // lone piece that flees along the railway is not taken by chasing it alone: the side
-        // ahead closes its ways out. Each square a last mover could step to (empty, or holding
-        // a piece it takes) costs the side ahead.
-        if ahead && movers[enemy] <= CORNER_MOVERS {
-            let mut exits = 0u32;
-            for &(at, role) in &up[enemy][..n_up[enemy]] {
-                if !role.is_movable() {
-                    continue;
-                }
-                for n in topo.neighbours(at) {
-                    exits += match pos.piece_at(n) {
-                        None => 1,
-                        Some(p) if !p.face_down && (p.seat as usize & 1) == colour => {
-                            (beats.wins[role as usize] >> p.role as usize & 1) as u32
-                        }
-                        Some(_) => 0,
-                    };
-                }
-            }
-            plan -= CORNER * exits as f64;
-        }
         score += sign * plan;
     }
     score
 }
-
-/// Flip play: the enemy movers left at most which the side ahead works to shut in
-/// ([`flip_plan`]), and the cost to it of each square one of them could step to.
-const CORNER_MOVERS: usize = 3;
-const CORNER: f64 = 0.4;
 
 /// For each attacking role, the set (bit per role) of defenders it removes and survives —
 /// computed once per thread and rule set, as the evaluation asks at every leaf.
@@ -594,19 +567,6 @@ mod tests {
             let (a, b) = (evaluate(&after, 0), evaluate(&same, 0));
             assert!((a - b).abs() < 1e-9, "{flip}: {a} against {b}");
         }
-    }
-
-    #[test]
-    fn far_ahead_in_flip_play_the_last_enemy_mover_is_shut_in() {
-        // Colour 1 has one mover left, its marshal on c6, which none of colour 0's three
-        // movers can take. Colour 0's landmine on b6 closes one of the marshal's ways out
-        // (it cannot take a landmine); on e6 (same rank, not next to it) none.
-        let army = "two_player flip 0 colours=0,1 a1=0F b1=0L c1=0L a3=07 e3=06 c3=05 \
-                    c6=19 e12=1F b12=1L c12=1L d12=1L";
-        let shut = pos(&format!("{army} b6=0L"));
-        let open = pos(&format!("{army} e6=0L"));
-        let gain = evaluate(&shut, 0) - evaluate(&open, 0);
-        assert!(gain > 0.1, "gain {gain}");
     }
 
     #[test]
