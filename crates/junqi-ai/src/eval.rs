@@ -351,8 +351,9 @@ fn flip_plan(pos: &Position, teams: &TeamMap, my_team: u8) -> f64 {
             let mut best = i32::MAX;
             let mut mine = i32::MAX;
             for &(eat, erole) in &up[enemy][..n_up[enemy]] {
-                let wins = beats.wins[role as usize] >> erole as usize & 1 != 0;
-                let trades = ahead && beats.trades[role as usize] >> erole as usize & 1 != 0;
+                let wins = beats.wins(role, erole);
+                // A trade of movers (equal ranks, a bomb): the side ahead gains by it.
+                let trades = ahead && erole.is_movable() && beats.both(role, erole);
                 if wins || trades {
                     best = best.min(dist(at, eat));
                 }
@@ -385,9 +386,10 @@ fn flip_plan(pos: &Position, teams: &TeamMap, my_team: u8) -> f64 {
     score
 }
 
-/// For each attacking role, the set (bit per role) of defenders it removes and survives —
-/// computed once per thread and rule set, as the evaluation asks at every leaf.
-fn beats_table(rules: &Rules) -> Beats {
+/// For each attacking role, the sets (bit per role) of defenders it removes and survives, and
+/// of those it goes down with — computed once per thread and rule set, as the evaluation asks
+/// at every leaf (and the root's flag pricing, [`crate::threats`], once per decision).
+pub(crate) fn beats_table(rules: &Rules) -> Beats {
     thread_local! {
         static CACHE: std::cell::Cell<Option<(Rules, Beats)>> = const { std::cell::Cell::new(None) };
     }
@@ -399,15 +401,15 @@ fn beats_table(rules: &Rules) -> Beats {
         }
         let mut t = Beats {
             wins: [0; 12],
-            trades: [0; 12],
+            both: [0; 12],
         };
         for a in Role::ALL.into_iter().filter(|a| a.is_movable()) {
             for d in Role::ALL {
                 let r = resolve(rules, a, d);
                 if r.attacker_survives && !r.defender_survives {
                     t.wins[a as usize] |= 1 << d as usize;
-                } else if !r.attacker_survives && !r.defender_survives && d.is_movable() {
-                    t.trades[a as usize] |= 1 << d as usize;
+                } else if !r.attacker_survives && !r.defender_survives {
+                    t.both[a as usize] |= 1 << d as usize;
                 }
             }
         }
@@ -417,11 +419,23 @@ fn beats_table(rules: &Rules) -> Beats {
 }
 
 /// Per attacking role, bit sets of defending roles: those it removes and survives (`wins`),
-/// and the movable ones it trades itself for (`trades`: equal ranks).
+/// and those it is removed with (`both`: equal ranks, a bomb, a bomb's landmine).
 #[derive(Clone, Copy)]
-struct Beats {
-    wins: [u16; 12],
-    trades: [u16; 12],
+pub(crate) struct Beats {
+    pub(crate) wins: [u16; 12],
+    pub(crate) both: [u16; 12],
+}
+
+impl Beats {
+    /// Whether `attacker` removes `defender` and survives.
+    pub(crate) fn wins(&self, attacker: Role, defender: Role) -> bool {
+        self.wins[attacker as usize] >> defender as usize & 1 != 0
+    }
+
+    /// Whether `attacker` and `defender` are both removed.
+    pub(crate) fn both(&self, attacker: Role, defender: Role) -> bool {
+        self.both[attacker as usize] >> defender as usize & 1 != 0
+    }
 }
 
 /// Whether a piece of `team` stands next to an enemy flag it may take on its next move (with

@@ -20,7 +20,7 @@
 //! to add to the search's value of the action.
 
 use crate::belief::Belief;
-use crate::eval::{is_enemy, value};
+use crate::eval::{beats_table, is_enemy, value, Beats};
 use crate::heuristic::along_lines;
 use junqi_core::combat::resolve;
 use junqi_core::{
@@ -235,25 +235,16 @@ fn p_moves(rules: &Rules, topo: &Topology, d: &[f64; 12], at: Square) -> f64 {
     (1.0 - d[Role::Landmine as usize] - d[Role::Flag as usize]).max(0.0)
 }
 
-/// Per role of ours and role of an enemy piece attacking it: 1 when the enemy piece wins, a
-/// half when both go (the square opens but nothing of theirs stands on it), 0 otherwise (and
-/// for pieces that cannot attack).
-type Beats = [[f64; 12]; 12];
-
-/// The [`Beats`] table under `rules`; made once per decision.
-fn beats_table(rules: &Rules) -> Beats {
-    let mut t = [[0.0; 12]; 12];
-    for ours in Role::ALL {
-        for r in Role::ALL.into_iter().filter(|r| r.is_movable()) {
-            let res = resolve(rules, r, ours);
-            t[ours as usize][r as usize] = match (res.attacker_survives, res.defender_survives) {
-                (true, false) => 1.0,
-                (false, false) => 0.5,
-                _ => 0.0,
-            };
-        }
+/// The chance-like harm when an enemy `attacker` strikes our `ours`: 1 when it wins, a half
+/// when both go (the square opens but nothing of theirs stands on it), 0 otherwise.
+fn harm(beats: &Beats, attacker: Role, ours: Role) -> f64 {
+    if beats.wins(attacker, ours) {
+        1.0
+    } else if beats.both(attacker, ours) {
+        0.5
+    } else {
+        0.0
     }
-    t
 }
 
 /// How likely an enemy piece reaches square `s` of `b` and does harm there, in one move and in
@@ -332,17 +323,16 @@ fn flag_danger(
                 let Some(ours) = b.role[s.index()] else {
                     continue;
                 };
-                let beats = &beats[ours as usize];
                 danger += GATE
                     * reach_cost(topo, lines, b, rules, s, |d, q, flight| {
                         if flight {
-                            d[Role::Engineer as usize] * beats[Role::Engineer as usize]
+                            d[Role::Engineer as usize] * harm(beats, Role::Engineer, ours)
                         } else if p_moves(rules, topo, d, q) == 0.0 {
                             0.0
                         } else {
                             Role::ALL
                                 .iter()
-                                .map(|&r| d[r as usize] * beats[r as usize])
+                                .map(|&r| d[r as usize] * harm(beats, r, ours))
                                 .sum()
                         }
                     });
