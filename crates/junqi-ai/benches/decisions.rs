@@ -2,9 +2,12 @@
 //! 100 ms a move" for `search`), in two-, three-, four- and six-player dark and flip play, early and
 //! in the middle game. Positions come from heuristic-against-heuristic games with a fixed seed;
 //! the benchmarked bot has observed the whole game from the seat to move, as in the arena.
+//! The `certain` group times one decision of a flip endgame with every piece face up (the
+//! deepening search of one world) at a fixed node budget, with and without the search's
+//! memory (transposition table and history): the cost of a node with and without it.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use junqi_ai::{bot_by_name, Bot, Budget};
+use junqi_ai::{bot_by_name, bot_by_spec, Bot, Budget};
 use junqi_core::{BoardKind, Deployment, Event, Mode, Observer, Position, Rules};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -75,5 +78,24 @@ fn decisions(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, decisions);
+fn certain(c: &mut Criterion) {
+    let mut g = c.benchmark_group("certain");
+    g.sample_size(10);
+    g.warm_up_time(std::time::Duration::from_secs(1));
+    let text = "two_player flip 0 colours=0,1 quiet=4 a1=0F b1=0L c1=0L a4=09 c3=08 e2=07 \
+                b5=02 d6=04 a6=03 c12=1F b12=1L d12=1L e11=1L d10=15 b9=13 c8=01 e7=05";
+    let pos = junqi_core::text::position_from_text(text).unwrap();
+    let obs = pos.observe(Observer::Seat(0));
+    for spec in ["master@cap=0", "master@cap=0,memory=0"] {
+        let mut bot = bot_by_spec(spec).unwrap()();
+        bot.new_game(pos.rules(), 0, 7);
+        bot.observe(&[], &obs);
+        g.bench_function(format!("{spec}/nodes_30000"), |b| {
+            b.iter(|| bot.choose(&obs, Budget::Nodes(30_000)).unwrap())
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, decisions, certain);
 criterion_main!(benches);

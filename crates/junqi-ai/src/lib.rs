@@ -18,6 +18,7 @@ pub mod gen2026;
 pub mod heuristic;
 pub mod levels;
 pub mod lsa;
+mod memory;
 pub mod registry;
 pub mod search;
 pub mod threats;

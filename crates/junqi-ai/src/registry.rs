@@ -76,7 +76,8 @@ pub fn bot_by_name(name: &str) -> Option<BotFactory> {
 /// settings: `clip`, the squash of each world's value ([`SearchConfig::clip`]), `center` (1 or 0), whether it is taken about the world's median action ([`SearchConfig::clip_center`]), `tw`, the weight of the root's tactical pricing ([`crate::threats`]), `cap`,
 /// the level's wall-clock cap per decision in ms (0: none), and `blind` (1 or 0), whether the
 /// enemy's replies are chosen without our identities ([`SearchConfig::blind_replies`]), and
-/// `prune`, the root's racing ([`SearchConfig::prune`], 0: off).
+/// `prune`, the root's racing ([`SearchConfig::prune`], 0: off), and `memory` (1 or 0), the
+/// certain world's transposition table and move history ([`SearchConfig::memory`]).
 pub fn bot_by_spec(spec: &str) -> Result<BotFactory, String> {
     let Some((base, settings)) = spec.split_once('@') else {
         return bot_by_name(spec).ok_or_else(|| format!("no bot named {spec:?}"));
@@ -102,13 +103,14 @@ pub fn bot_by_spec(spec: &str) -> Result<BotFactory, String> {
             "tw" => cfg.threat_weight = v.parse().map_err(|e| bad(&e))?,
             "blind" => cfg.blind_replies = v.parse::<u8>().map_err(|e| bad(&e))? != 0,
             "prune" => cfg.prune = v.parse().map_err(|e| bad(&e))?,
+            "memory" => cfg.memory = v.parse::<u8>().map_err(|e| bad(&e))? != 0,
             "cap" => {
                 let ms: u64 = v.parse().map_err(|e| bad(&e))?;
                 cfg.time_cap = (ms > 0).then(|| std::time::Duration::from_millis(ms));
             }
             _ => {
                 return Err(format!(
-                "unknown search setting {k:?} (depth, nodes, hw, q, tw, cap, clip, center, blind, prune)"
+                "unknown search setting {k:?} (depth, nodes, hw, q, tw, cap, clip, center, blind, prune, memory)"
             ))
             }
         }

@@ -24,6 +24,7 @@ use crate::deploygen::layout_for_bot;
 use crate::enemy_view::Exposure;
 use crate::eval::{evaluate, flag_threatened, value, WIN};
 use crate::heuristic::score_actions;
+use crate::memory::Memory;
 use crate::threats::{root_adjustments, BlastMemory};
 use junqi_core::combat::resolve;
 use junqi_core::{
@@ -78,6 +79,11 @@ pub struct SearchConfig {
     /// are spent on the actions still in the race, so that a budget buys more worlds where
     /// the choice is close instead of confirming that a blunder is a blunder.
     pub prune: f64,
+    /// Whether the search of a world with nothing hidden remembers what it searched
+    /// ([`crate::memory`]: a transposition table and a history of the quiet moves that cut
+    /// off), so that a budget reaches deeper in flip play once every piece is up and in dark
+    /// endgames with every enemy piece known.
+    pub memory: bool,
 }
 
 /// Worlds every root action is searched in before racing may drop it ([`SearchConfig::prune`]).
@@ -109,6 +115,7 @@ impl SearchConfig {
         clip_center: false,
         blind_replies: false,
         prune: 0.0,
+        memory: false,
     };
     /// The playing levels' search (see [`crate::Level`]): the standard search with the root's
     /// tactical pricing from what the seat knows ([`root_adjustments`]).
@@ -118,6 +125,7 @@ impl SearchConfig {
         clip: 15.0,
         // Measured worse (0.52 against 0.64 versus `search-2026` over 200 games, STRENGTH.md).
         blind_replies: false,
+        memory: true,
         ..SearchConfig::STANDARD
     };
     /// The strongest level for interactive play (about 1 s per move).
@@ -133,6 +141,7 @@ impl SearchConfig {
         clip_center: false,
         blind_replies: false,
         prune: 0.0,
+        memory: false,
     };
 }
 
@@ -168,6 +177,11 @@ pub struct SearchBot {
     /// `exposure` after a root action, and that action's events (reused storage).
     root_exposure: Exposure,
     root_events: Vec<Event>,
+    /// The transposition table and move history of the certain world's search
+    /// ([`SearchConfig::memory`]).
+    recall: Memory,
+    /// Whether `recall` is in use (set by the deepening search for its duration).
+    recalling: bool,
 }
 
 impl SearchBot {
@@ -192,6 +206,8 @@ impl SearchBot {
             exposure: Exposure::default(),
             root_exposure: Exposure::default(),
             root_events: Vec::new(),
+            recall: Memory::new(),
+            recalling: false,
         }
     }
 
@@ -226,9 +242,24 @@ impl SearchBot {
         if depth == 0 {
             return self.quiesce(pos, self.cfg.quiescence, alpha, beta, ply);
         }
+        let recalling = self.recalling;
+        let (key, remembered) = if recalling {
+            let key = position_key(pos);
+            let probe = self.recall.probe(key, depth, alpha, beta);
+            if let Some(v) = probe.value {
+                return v;
+            }
+            (key, probe.best)
+        } else {
+            (0, None)
+        };
         let maximize = self.maximizing(pos);
         let mut actions = self.take_actions(pos, ply);
-        order(pos, &mut actions);
+        order(
+            pos,
+            &mut actions,
+            recalling.then_some((&self.recall, remembered)),
+        );
         let init = if maximize {
             f64::NEG_INFINITY
         } else {
@@ -240,22 +271,36 @@ impl SearchBot {
             beta,
             best: init,
         };
+        let mut best_action = None;
         for &a in &actions {
             let next = play_in_tree(pos, a);
             let v = self.alphabeta(&next, depth - 1, w.alpha, w.beta, ply + 1);
             if self.aborted {
                 break;
             }
-            if w.update(v) {
+            let before = w.best;
+            let cut = w.update(v);
+            if w.best != before {
+                best_action = Some(a);
+            }
+            if cut {
+                if recalling && is_quiet(pos, a) {
+                    self.recall.reward(a, depth);
+                }
                 break;
             }
         }
         self.buf[ply] = actions;
-        if w.best.is_infinite() {
+        let value = if w.best.is_infinite() {
             evaluate(pos, self.seat)
         } else {
             w.best
+        };
+        if recalling && !self.aborted {
+            self.recall
+                .store(key, depth, (alpha, beta), value, best_action);
         }
+        value
     }
 
     /// Whether a deepening search must stop now (checked at every node; the clock only every
@@ -419,7 +464,7 @@ impl SearchBot {
         if attacks_only {
             actions.retain(|a| matches!(*a, Action::Move { to, .. } if pos.piece_at(to).is_some()));
         }
-        order(pos, &mut actions);
+        order(pos, &mut actions, None);
         for &a in &actions {
             self.nodes += 1;
             let next = play_in_tree(pos, a);
@@ -473,7 +518,7 @@ impl SearchBot {
     fn blind_reply(&mut self, pos: &Position, view: &Position, depth: u32, ply: usize) -> f64 {
         self.nodes += 1;
         let mut replies = self.take_actions(pos, ply);
-        order(view, &mut replies);
+        order(view, &mut replies, None);
         let mut chosen = None;
         let mut best = 2.0 * WIN;
         for &r in &replies {
@@ -566,6 +611,10 @@ impl SearchBot {
         self.node_cap = max_nodes;
         self.aborted = false;
         self.stop_at = Some((max_nodes, deadline));
+        self.recalling = self.cfg.memory;
+        if self.recalling {
+            self.recall.start();
+        }
         let mut best = order_idx[0];
         let mut depth = self.cfg.depth.max(1);
         let mut completed = 0;
@@ -621,6 +670,7 @@ impl SearchBot {
             depth += 1;
         }
         self.stop_at = None;
+        self.recalling = false;
         self.aborted = false;
         self.last_nodes = self.nodes;
         self.last_worlds = 1;
@@ -714,11 +764,26 @@ impl Race {
 /// Deepest iteration of the deepening search.
 const MAX_DEPTH: u32 = 12;
 
+/// Whether `a` is a quiet move in `pos` (neither an attack nor a flip).
+fn is_quiet(pos: &Position, a: Action) -> bool {
+    matches!(a, Action::Move { to, .. } if pos.piece_at(to).is_none())
+}
+
+/// The key of a position for the transposition table: its board and side to move
+/// ([`board_key`]), and its quiet-plies count, which the evaluation reads (a value shrinks
+/// towards the draw as the limit nears).
+fn position_key(pos: &Position) -> u64 {
+    board_key(pos.pieces(), pos.to_move())
+        ^ (pos.quiet_plies() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
 /// Move ordering: attacks first, winning ones (in this determinized world the outcome is
-/// known) by the value taken minus the value lost, then quiet moves, then flips.
-fn order(pos: &Position, actions: &mut [Action]) {
+/// known) by the value taken minus the value lost, then quiet moves, then flips. With the
+/// search's memory ([`crate::memory`]) the move it remembers as this position's best comes
+/// first and the quiet moves go by how often they cut the search off.
+fn order(pos: &Position, actions: &mut [Action], memory: Option<(&Memory, Option<Action>)>) {
     let rules = *pos.rules();
-    actions.sort_by_cached_key(|a| match *a {
+    let class = |a: &Action| match *a {
         Action::Move { from, to } => match (pos.piece_at(from), pos.piece_at(to)) {
             (Some(att), Some(def)) => {
                 let r = resolve(&rules, att.role, def.role);
@@ -737,7 +802,16 @@ fn order(pos: &Position, actions: &mut [Action]) {
             _ => 100,
         },
         Action::Flip(_) => 101,
-    });
+    };
+    match memory {
+        None => actions.sort_by_cached_key(class),
+        Some((m, best)) => {
+            actions.sort_by_cached_key(|a| (class(a), u32::MAX - m.history(*a)));
+            if let Some(i) = best.and_then(|b| actions.iter().position(|&a| a == b)) {
+                actions[..=i].rotate_right(1);
+            }
+        }
+    }
 }
 
 impl Bot for SearchBot {
@@ -923,6 +997,7 @@ impl Bot for SearchBot {
             race.world(&values, &h_of);
         }
         self.stop_at = None;
+        self.recalling = false;
         self.aborted = false;
         self.last_nodes = self.nodes;
         self.last_worlds = worlds as u32;
@@ -1055,6 +1130,64 @@ mod tests {
         fresh.new_game(p.rules(), 0, 7);
         fresh.observe(&[], &obs);
         assert_eq!(fresh.choose(&obs, Budget::Nodes(20_000)).unwrap(), first);
+    }
+
+    #[test]
+    fn with_memory_the_certain_search_reaches_deeper_on_the_same_nodes() {
+        // Everything face up: a flip endgame with a handful of movers a side, which the
+        // deepening search searches as one world. Same budget, same seed: the transposition
+        // table and the history must buy whole iterations.
+        let text = "two_player flip 0 colours=0,1 quiet=4 a1=0F b1=0L c1=0L a4=09 c3=08 e2=07 \
+                    b5=02 d6=04 a6=03 c12=1F b12=1L d12=1L e11=1L d10=15 b9=13 c8=01 e7=05";
+        let p = position_from_text(text).unwrap();
+        let obs = p.observe(junqi_core::Observer::Seat(0));
+        let depth_with = |memory: bool| {
+            let mut bot = SearchBot::new(SearchConfig {
+                memory,
+                ..SearchConfig::LEVEL
+            });
+            bot.new_game(p.rules(), 0, 7);
+            bot.observe(&[], &obs);
+            bot.choose(&obs, Budget::Nodes(20_000)).unwrap();
+            assert_eq!(bot.last_worlds, 1, "searched as one certain world");
+            bot.last_depth
+        };
+        let (without, with) = (depth_with(false), depth_with(true));
+        assert!(
+            with > without,
+            "memory: depth {with}, without it: {without}"
+        );
+    }
+
+    /// Whether `bot`, to move in `pos`, takes the flag within `moves` of its moves whatever
+    /// the enemy answers.
+    fn takes_the_flag_within(bot: &mut SearchBot, pos: &Position, moves: u32) -> bool {
+        let obs = pos.observe(junqi_core::Observer::Seat(0));
+        bot.observe(&[], &obs);
+        let a = bot.choose(&obs, Budget::Nodes(30_000)).unwrap();
+        let mut next = pos.clone();
+        next.play(a, &mut Vec::new()).unwrap();
+        if next.is_over() {
+            return next.outcome().is_some_and(|o| o.winners() == vec![0]);
+        }
+        moves > 1
+            && next.legal_actions().into_iter().all(|reply| {
+                let mut after = next.clone();
+                after.play(reply, &mut Vec::new()).unwrap();
+                !after.is_over() && takes_the_flag_within(bot, &after, moves - 1)
+            })
+    }
+
+    #[test]
+    fn with_memory_the_certain_search_still_takes_the_flag() {
+        // The flag (its landmines gone) is an engineer's run and a step or two away, and the
+        // enemy's last piece cannot stop it: the table must not hide the win.
+        let text = "two_player flip 0 colours=0,1 quiet=9 a1=0F b1=0L a2=08 e4=01 \
+                    c12=1F e7=13";
+        let p = position_from_text(text).unwrap();
+        let mut bot = SearchBot::new(SearchConfig::LEVEL);
+        bot.new_game(p.rules(), 0, 3);
+        assert!(takes_the_flag_within(&mut bot, &p, 3));
     }
 
     #[test]

@@ -1,0 +1,265 @@
+//! What the search remembers within one decision when nothing is hidden (the deepening search
+//! of one world, [`crate::search`]): a transposition table of the positions already searched,
+//! and a history of the quiet moves that cut the search off.
+//!
+//! Flip games turn their last piece up around ply 90 and go on for 150 to 450 plies: most of a
+//! flip game (and the end of many dark ones) is searched in one certain world. There, moving
+//! pieces back and forth reaches the same position by many orders of moves, and alpha-beta
+//! is only as good as its move order; without memory every transposition is searched again
+//! and the quiet moves (most of an endgame's moves) come in board order. The table gives each
+//! iteration of the deepening the previous one's best move first and skips positions already
+//! searched deep enough; the history puts first the quiet moves that refuted other lines.
+
+use junqi_core::Action;
+
+/// What a stored value says about the position's true value (fail-soft alpha-beta).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Bound {
+    /// The value itself: it fell inside the window searched.
+    Exact,
+    /// At least the value: the search failed high (the value reached beta).
+    Lower,
+    /// At most the value: the search failed low (the value stayed at or below alpha).
+    Upper,
+}
+
+/// One stored position.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    /// The position's key (0 with `generation` 0: empty).
+    key: u64,
+    /// The decision that stored it: entries of earlier decisions count as empty, so that the
+    /// table need not be cleared (the evaluation of a position does not change between
+    /// decisions, but the budget's accounting is kept per decision).
+    generation: u32,
+    /// Plies searched below the position.
+    depth: u32,
+    bound: Bound,
+    value: f64,
+    /// The move that gave the value (searched first when the position comes again).
+    best: Option<Action>,
+}
+
+const EMPTY: Entry = Entry {
+    key: 0,
+    generation: 0,
+    depth: 0,
+    bound: Bound::Exact,
+    value: 0.0,
+    best: None,
+};
+
+/// Entries of the table: 2^16 (about 2.6 MB a bot, allocated once its game has nothing
+/// hidden; a server runs many bots). A deeper entry is kept over a shallower one, so the
+/// entries that save the most work survive a 大师 decision's 1.5 million nodes.
+const TABLE_BITS: u32 = 16;
+
+/// Squares a history entry is indexed by (a [`junqi_core::Square`] is a byte).
+const SQUARES: usize = 256;
+
+/// The transposition table and the quiet-move history of one search.
+pub(crate) struct Memory {
+    entries: Vec<Entry>,
+    generation: u32,
+    /// Per (from, to), the cut-offs that quiet move caused, weighted by depth².
+    history: Vec<u32>,
+}
+
+/// What the table knows of a position before it is searched.
+pub(crate) struct Probe {
+    /// The position's value, when a deep enough search settles it in the window.
+    pub value: Option<f64>,
+    /// The best move of the last search of the position, to be searched first.
+    pub best: Option<Action>,
+}
+
+impl Memory {
+    /// An empty memory (allocated on the first [`Memory::start`]).
+    pub(crate) fn new() -> Memory {
+        Memory {
+            entries: Vec::new(),
+            generation: 0,
+            history: Vec::new(),
+        }
+    }
+
+    /// Start a new decision: everything stored before is forgotten.
+    pub(crate) fn start(&mut self) {
+        if self.entries.is_empty() {
+            self.entries = vec![EMPTY; 1 << TABLE_BITS];
+            self.history = vec![0; SQUARES * SQUARES];
+        } else {
+            self.history.iter_mut().for_each(|h| *h = 0);
+        }
+        self.generation = self.generation.wrapping_add(1).max(1);
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        (key >> (64 - TABLE_BITS)) as usize
+    }
+
+    /// What the table knows of the position `key`, searched `depth` plies deep within
+    /// (`alpha`, `beta`).
+    pub(crate) fn probe(&self, key: u64, depth: u32, alpha: f64, beta: f64) -> Probe {
+        let e = match self.entries.get(self.slot(key)) {
+            Some(e) if e.key == key && e.generation == self.generation => e,
+            _ => {
+                return Probe {
+                    value: None,
+                    best: None,
+                }
+            }
+        };
+        let settled = e.depth >= depth
+            && match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => e.value >= beta,
+                Bound::Upper => e.value <= alpha,
+            };
+        Probe {
+            value: settled.then_some(e.value),
+            best: e.best,
+        }
+    }
+
+    /// Store the value `value` of the position `key`, searched `depth` plies deep within
+    /// (`alpha`, `beta`), and the move that gave it. A deeper entry of the same position in
+    /// this decision is kept.
+    pub(crate) fn store(
+        &mut self,
+        key: u64,
+        depth: u32,
+        (alpha, beta): (f64, f64),
+        value: f64,
+        best: Option<Action>,
+    ) {
+        let slot = self.slot(key);
+        let generation = self.generation;
+        let Some(e) = self.entries.get_mut(slot) else {
+            return;
+        };
+        if e.key == key && e.generation == generation && e.depth > depth {
+            return;
+        }
+        let bound = if value <= alpha {
+            Bound::Upper
+        } else if value >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        *e = Entry {
+            key,
+            generation,
+            depth,
+            bound,
+            value,
+            best,
+        };
+    }
+
+    /// A quiet move cut the search off `depth` plies above the horizon.
+    pub(crate) fn reward(&mut self, a: Action, depth: u32) {
+        if let Some(h) = self.history_slot(a) {
+            *h = h.saturating_add(depth * depth);
+        }
+    }
+
+    /// How often (weighted) the quiet move `a` has cut the search off in this decision.
+    pub(crate) fn history(&self, a: Action) -> u32 {
+        match a {
+            Action::Move { from, to } => self
+                .history
+                .get(from.0 as usize * SQUARES + to.0 as usize)
+                .copied()
+                .unwrap_or(0),
+            Action::Flip(_) => 0,
+        }
+    }
+
+    fn history_slot(&mut self, a: Action) -> Option<&mut u32> {
+        match a {
+            Action::Move { from, to } => self
+                .history
+                .get_mut(from.0 as usize * SQUARES + to.0 as usize),
+            Action::Flip(_) => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use junqi_core::Square;
+
+    fn mv(from: u8, to: u8) -> Action {
+        Action::Move {
+            from: Square(from),
+            to: Square(to),
+        }
+    }
+
+    #[test]
+    fn a_stored_value_settles_only_what_its_bound_and_depth_allow() {
+        let mut m = Memory::new();
+        m.start();
+        let key = 0x1234_5678_9abc_def0;
+        // Failed high at 5 within (0, 3): at least 5.
+        m.store(key, 4, (0.0, 3.0), 5.0, Some(mv(1, 2)));
+        let p = m.probe(key, 4, 0.0, 4.0);
+        assert_eq!(
+            p.value,
+            Some(5.0),
+            "a lower bound at or above beta cuts off"
+        );
+        assert_eq!(p.best, Some(mv(1, 2)));
+        assert_eq!(
+            m.probe(key, 4, 0.0, 6.0).value,
+            None,
+            "beta above the bound"
+        );
+        assert_eq!(
+            m.probe(key, 5, 0.0, 4.0).value,
+            None,
+            "not searched deep enough"
+        );
+        assert_eq!(
+            m.probe(key, 5, 0.0, 4.0).best,
+            Some(mv(1, 2)),
+            "the move still orders"
+        );
+        // Failed low: at most -2.
+        m.store(key ^ 1, 3, (0.0, 3.0), -2.0, None);
+        assert_eq!(m.probe(key ^ 1, 3, -1.0, 3.0).value, Some(-2.0));
+        assert_eq!(m.probe(key ^ 1, 3, -3.0, 3.0).value, None);
+        // Exact.
+        m.store(key ^ 2, 3, (0.0, 3.0), 1.5, None);
+        assert_eq!(m.probe(key ^ 2, 2, -9.0, 9.0).value, Some(1.5));
+    }
+
+    #[test]
+    fn a_new_decision_forgets_the_last_one() {
+        let mut m = Memory::new();
+        m.start();
+        m.store(42 << 40, 3, (-1.0, 1.0), 0.5, Some(mv(3, 4)));
+        m.reward(mv(3, 4), 3);
+        assert_eq!(m.history(mv(3, 4)), 9);
+        assert_eq!(m.probe(42 << 40, 3, -1.0, 1.0).value, Some(0.5));
+        m.start();
+        assert_eq!(m.probe(42 << 40, 3, -1.0, 1.0).value, None);
+        assert_eq!(m.probe(42 << 40, 3, -1.0, 1.0).best, None);
+        assert_eq!(m.history(mv(3, 4)), 0);
+    }
+
+    #[test]
+    fn a_shallower_search_does_not_overwrite_a_deeper_one() {
+        let mut m = Memory::new();
+        m.start();
+        let key = 7 << 50;
+        m.store(key, 5, (-1.0, 1.0), 0.25, Some(mv(5, 6)));
+        m.store(key, 2, (-1.0, 1.0), -0.75, Some(mv(6, 7)));
+        let p = m.probe(key, 5, -1.0, 1.0);
+        assert_eq!(p.value, Some(0.25));
+        assert_eq!(p.best, Some(mv(5, 6)));
+    }
+}
