@@ -1,6 +1,7 @@
 //! What the search remembers within one decision when nothing is hidden (the deepening search
 //! of one world, [`crate::search`]): a transposition table of the positions already searched,
-//! and a history of the quiet moves that cut the search off.
+//! and the quiet moves that cut the search off (the last two at each ply, and a history over
+//! all plies).
 //!
 //! Flip games turn their last piece up around ply 90 and go on for 150 to 450 plies: most of a
 //! flip game (and the end of many dark ones) is searched in one certain world. There, moving
@@ -49,10 +50,13 @@ const EMPTY: Entry = Entry {
     best: None,
 };
 
-/// Entries of the table: 2^16 (about 2.6 MB a bot, allocated once its game has nothing
-/// hidden; a server runs many bots). A deeper entry is kept over a shallower one, so the
-/// entries that save the most work survive a 大师 decision's 1.5 million nodes.
-const TABLE_BITS: u32 = 16;
+/// Entries of the table at most: 2^16 (32 bytes each: 2 MB, for a 大师 decision's 1.5 million
+/// nodes), at least 2^10; in between, one entry for every eight nodes of the decision's budget.
+/// A deeper entry is kept over a shallower one, so the entries that save the most work
+/// survive. The table lives only while a decision is searched ([`Memory::release`]): a server
+/// keeps a bot per computer seat for a whole game, and idle bots should hold nothing.
+const MAX_BITS: u32 = 16;
+const MIN_BITS: u32 = 10;
 
 /// Squares a history entry is indexed by (a [`junqi_core::Square`] is a byte).
 const SQUARES: usize = 256;
@@ -60,9 +64,14 @@ const SQUARES: usize = 256;
 /// The transposition table and the quiet-move history of one search.
 pub(crate) struct Memory {
     entries: Vec<Entry>,
+    /// log2 of `entries.len()`.
+    bits: u32,
     generation: u32,
     /// Per (from, to), the cut-offs that quiet move caused, weighted by depth².
     history: Vec<u32>,
+    /// Per ply below the root, the last two quiet moves that cut the search off there
+    /// ("killers": a refutation of one line often refutes its neighbours).
+    killers: Vec<[Option<Action>; 2]>,
 }
 
 /// What the table knows of a position before it is searched.
@@ -78,24 +87,39 @@ impl Memory {
     pub(crate) fn new() -> Memory {
         Memory {
             entries: Vec::new(),
+            bits: 0,
             generation: 0,
             history: Vec::new(),
+            killers: Vec::new(),
         }
     }
 
-    /// Start a new decision: everything stored before is forgotten.
-    pub(crate) fn start(&mut self) {
-        if self.entries.is_empty() {
-            self.entries = vec![EMPTY; 1 << TABLE_BITS];
+    /// Start a new decision of about `nodes` nodes: everything stored before is forgotten.
+    pub(crate) fn start(&mut self, nodes: u64) {
+        let wanted = (nodes / 8).max(1).next_power_of_two().trailing_zeros();
+        let bits = wanted.clamp(MIN_BITS, MAX_BITS);
+        if self.bits != bits || self.entries.is_empty() {
+            self.entries = vec![EMPTY; 1 << bits];
+            self.bits = bits;
+        }
+        if self.history.is_empty() {
             self.history = vec![0; SQUARES * SQUARES];
         } else {
             self.history.iter_mut().for_each(|h| *h = 0);
         }
+        self.killers.clear();
         self.generation = self.generation.wrapping_add(1).max(1);
     }
 
+    /// The decision is made: give the table's memory back.
+    pub(crate) fn release(&mut self) {
+        self.entries = Vec::new();
+        self.history = Vec::new();
+        self.killers = Vec::new();
+    }
+
     fn slot(&self, key: u64) -> usize {
-        (key >> (64 - TABLE_BITS)) as usize
+        (key >> (64 - self.bits)) as usize
     }
 
     /// What the table knows of the position `key`, searched `depth` plies deep within
@@ -158,11 +182,25 @@ impl Memory {
         };
     }
 
-    /// A quiet move cut the search off `depth` plies above the horizon.
-    pub(crate) fn reward(&mut self, a: Action, depth: u32) {
+    /// A quiet move cut the search off at `ply` below the root, `depth` plies above the
+    /// horizon.
+    pub(crate) fn reward(&mut self, a: Action, depth: u32, ply: usize) {
         if let Some(h) = self.history_slot(a) {
             *h = h.saturating_add(depth * depth);
         }
+        if self.killers.len() <= ply {
+            self.killers.resize(ply + 1, [None; 2]);
+        }
+        let k = &mut self.killers[ply];
+        if k[0] != Some(a) {
+            k[1] = k[0];
+            k[0] = Some(a);
+        }
+    }
+
+    /// Whether the quiet move `a` is one of the last two that cut the search off at `ply`.
+    pub(crate) fn is_killer(&self, a: Action, ply: usize) -> bool {
+        self.killers.get(ply).is_some_and(|k| k.contains(&Some(a)))
     }
 
     /// How often (weighted) the quiet move `a` has cut the search off in this decision.
@@ -202,7 +240,7 @@ mod tests {
     #[test]
     fn a_stored_value_settles_only_what_its_bound_and_depth_allow() {
         let mut m = Memory::new();
-        m.start();
+        m.start(100_000);
         let key = 0x1234_5678_9abc_def0;
         // Failed high at 5 within (0, 3): at least 5.
         m.store(key, 4, (0.0, 3.0), 5.0, Some(mv(1, 2)));
@@ -240,21 +278,47 @@ mod tests {
     #[test]
     fn a_new_decision_forgets_the_last_one() {
         let mut m = Memory::new();
-        m.start();
+        m.start(100_000);
         m.store(42 << 40, 3, (-1.0, 1.0), 0.5, Some(mv(3, 4)));
-        m.reward(mv(3, 4), 3);
+        m.reward(mv(3, 4), 3, 2);
         assert_eq!(m.history(mv(3, 4)), 9);
+        assert!(m.is_killer(mv(3, 4), 2));
+        assert!(!m.is_killer(mv(3, 4), 1), "a killer belongs to its ply");
         assert_eq!(m.probe(42 << 40, 3, -1.0, 1.0).value, Some(0.5));
-        m.start();
+        m.start(100_000);
         assert_eq!(m.probe(42 << 40, 3, -1.0, 1.0).value, None);
+        m.release();
+        m.start(1 << 30);
+        assert_eq!(
+            m.entries.len(),
+            1 << MAX_BITS,
+            "the table's size is bounded"
+        );
+        m.start(10);
+        assert_eq!(m.entries.len(), 1 << MIN_BITS);
         assert_eq!(m.probe(42 << 40, 3, -1.0, 1.0).best, None);
         assert_eq!(m.history(mv(3, 4)), 0);
+        assert!(!m.is_killer(mv(3, 4), 2));
+    }
+
+    #[test]
+    fn a_ply_keeps_its_last_two_killers() {
+        let mut m = Memory::new();
+        m.start(100_000);
+        for (a, b) in [(1, 2), (3, 4), (5, 6)] {
+            m.reward(mv(a, b), 2, 4);
+        }
+        assert!(!m.is_killer(mv(1, 2), 4));
+        assert!(m.is_killer(mv(3, 4), 4) && m.is_killer(mv(5, 6), 4));
+        // The same killer again does not push the other one out.
+        m.reward(mv(5, 6), 2, 4);
+        assert!(m.is_killer(mv(3, 4), 4));
     }
 
     #[test]
     fn a_shallower_search_does_not_overwrite_a_deeper_one() {
         let mut m = Memory::new();
-        m.start();
+        m.start(100_000);
         let key = 7 << 50;
         m.store(key, 5, (-1.0, 1.0), 0.25, Some(mv(5, 6)));
         m.store(key, 2, (-1.0, 1.0), -0.75, Some(mv(6, 7)));

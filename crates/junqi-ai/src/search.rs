@@ -7,7 +7,8 @@
 //! depth searches attacks, and every reply for a side whose flag is threatened. When the
 //! observation hides nothing, one world is searched by iterative deepening instead, and a move
 //! back to a position seen since the last attack or flip is worth a draw (circling ends in the
-//! quiet-plies draw).
+//! quiet-plies draw); with [`SearchConfig::memory`] that search keeps a transposition table
+//! and a history of the quiet moves that cut off (`crate::memory`).
 //!
 //! Flip play: what a flip turns up is chance, not choice. The root's flips are averaged over
 //! the sampled worlds; below the root one flip stands for all and turns up nothing (in a
@@ -80,7 +81,7 @@ pub struct SearchConfig {
     /// the choice is close instead of confirming that a blunder is a blunder.
     pub prune: f64,
     /// Whether the search of a world with nothing hidden remembers what it searched
-    /// ([`crate::memory`]: a transposition table and a history of the quiet moves that cut
+    /// (`crate::memory`: a transposition table and a history of the quiet moves that cut
     /// off), so that a budget reaches deeper in flip play once every piece is up and in dark
     /// endgames with every enemy piece known.
     pub memory: bool,
@@ -258,7 +259,7 @@ impl SearchBot {
         order(
             pos,
             &mut actions,
-            recalling.then_some((&self.recall, remembered)),
+            recalling.then_some((&self.recall, remembered, ply)),
         );
         let init = if maximize {
             f64::NEG_INFINITY
@@ -285,7 +286,7 @@ impl SearchBot {
             }
             if cut {
                 if recalling && is_quiet(pos, a) {
-                    self.recall.reward(a, depth);
+                    self.recall.reward(a, depth, ply);
                 }
                 break;
             }
@@ -613,7 +614,7 @@ impl SearchBot {
         self.stop_at = Some((max_nodes, deadline));
         self.recalling = self.cfg.memory;
         if self.recalling {
-            self.recall.start();
+            self.recall.start(max_nodes);
         }
         let mut best = order_idx[0];
         let mut depth = self.cfg.depth.max(1);
@@ -636,9 +637,21 @@ impl SearchBot {
                 let v = if again {
                     0.0
                 } else {
-                    // Only a value above `best_total - h[i]` can matter.
+                    // Only a value above `best_total - h[i]` can matter. Once a best move
+                    // is in hand the others are first searched with a null window, which
+                    // only asks whether they beat it (cheap when they do not, as most do
+                    // not), and searched again with the full window when they do.
                     let alpha = (best_total - h[i]).max(-2.0 * WIN);
-                    self.alphabeta(&next, depth - 1, alpha, 2.0 * WIN, 1)
+                    if best_total.is_finite() {
+                        let v = self.alphabeta(&next, depth - 1, alpha, alpha + NULL_WINDOW, 1);
+                        if v > alpha && !self.aborted {
+                            self.alphabeta(&next, depth - 1, alpha, 2.0 * WIN, 1)
+                        } else {
+                            v
+                        }
+                    } else {
+                        self.alphabeta(&next, depth - 1, alpha, 2.0 * WIN, 1)
+                    }
                 };
                 if self.aborted || self.out_of_budget() {
                     break;
@@ -670,6 +683,9 @@ impl SearchBot {
             depth += 1;
         }
         self.stop_at = None;
+        if self.recalling {
+            self.recall.release();
+        }
         self.recalling = false;
         self.aborted = false;
         self.last_nodes = self.nodes;
@@ -761,8 +777,15 @@ impl Race {
     }
 }
 
+/// Width of the deepening search's null window at the root: a value this much above the best
+/// so far counts as beating it.
+const NULL_WINDOW: f64 = 1e-6;
+
 /// Deepest iteration of the deepening search.
 const MAX_DEPTH: u32 = 12;
+
+/// [`order`]'s class of the quiet moves (after every attack, before the flips).
+const QUIET: i32 = 100;
 
 /// Whether `a` is a quiet move in `pos` (neither an attack nor a flip).
 fn is_quiet(pos: &Position, a: Action) -> bool {
@@ -779,9 +802,10 @@ fn position_key(pos: &Position) -> u64 {
 
 /// Move ordering: attacks first, winning ones (in this determinized world the outcome is
 /// known) by the value taken minus the value lost, then quiet moves, then flips. With the
-/// search's memory ([`crate::memory`]) the move it remembers as this position's best comes
-/// first and the quiet moves go by how often they cut the search off.
-fn order(pos: &Position, actions: &mut [Action], memory: Option<(&Memory, Option<Action>)>) {
+/// search's memory (`crate::memory`) the move it remembers as this position's best comes
+/// first, and the quiet moves that last cut the search off at this ply (`ply`) before the
+/// other quiet moves, which go by how often they cut it off.
+fn order(pos: &Position, actions: &mut [Action], memory: Option<(&Memory, Option<Action>, usize)>) {
     let rules = *pos.rules();
     let class = |a: &Action| match *a {
         Action::Move { from, to } => match (pos.piece_at(from), pos.piece_at(to)) {
@@ -799,14 +823,20 @@ fn order(pos: &Position, actions: &mut [Action], memory: Option<(&Memory, Option
                 }
                 -(gain * 10.0) as i32
             }
-            _ => 100,
+            _ => QUIET,
         },
         Action::Flip(_) => 101,
     };
     match memory {
         None => actions.sort_by_cached_key(class),
-        Some((m, best)) => {
-            actions.sort_by_cached_key(|a| (class(a), u32::MAX - m.history(*a)));
+        Some((m, best, ply)) => {
+            actions.sort_by_cached_key(|a| {
+                let c = class(a);
+                let quiet = c == QUIET;
+                let killer = quiet && m.is_killer(*a, ply);
+                let history = if quiet { m.history(*a) } else { 0 };
+                (c, !killer, u32::MAX - history)
+            });
             if let Some(i) = best.and_then(|b| actions.iter().position(|&a| a == b)) {
                 actions[..=i].rotate_right(1);
             }
@@ -997,6 +1027,9 @@ impl Bot for SearchBot {
             race.world(&values, &h_of);
         }
         self.stop_at = None;
+        if self.recalling {
+            self.recall.release();
+        }
         self.recalling = false;
         self.aborted = false;
         self.last_nodes = self.nodes;
