@@ -51,7 +51,7 @@ const EMPTY: Entry = Entry {
 };
 
 /// Entries of the table at most: 2^16 (32 bytes each: 2 MB, for a 大师 decision's 1.5 million
-/// nodes), at least 2^10; in between, one entry for every eight nodes of the decision's budget.
+/// nodes), at least 2^10; in between, one entry for every two nodes of the decision's budget.
 /// A deeper entry is kept over a shallower one, so the entries that save the most work
 /// survive. The table lives only while a decision is searched ([`Memory::release`]): a server
 /// keeps a bot per computer seat for a whole game, and idle bots should hold nothing.
@@ -96,7 +96,7 @@ impl Memory {
 
     /// Start a new decision of about `nodes` nodes: everything stored before is forgotten.
     pub(crate) fn start(&mut self, nodes: u64) {
-        let wanted = (nodes / 8).max(1).next_power_of_two().trailing_zeros();
+        let wanted = (nodes / 2).max(1).next_power_of_two().trailing_zeros();
         let bits = wanted.clamp(MIN_BITS, MAX_BITS);
         if self.bits != bits || self.entries.is_empty() {
             self.entries = vec![EMPTY; 1 << bits];
