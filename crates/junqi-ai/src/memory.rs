@@ -27,12 +27,9 @@ pub(crate) enum Bound {
 /// One stored position.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
-    /// The position's key (0 with `generation` 0: empty).
+    /// The position's key (0: an empty slot; a position whose key is 0 would match it, as
+    /// unlikely as any other collision of 64-bit keys, which a table accepts).
     key: u64,
-    /// The decision that stored it: entries of earlier decisions count as empty, so that the
-    /// table need not be cleared (the evaluation of a position does not change between
-    /// decisions, but the budget's accounting is kept per decision).
-    generation: u32,
     /// Plies searched below the position.
     depth: u32,
     bound: Bound,
@@ -43,7 +40,6 @@ struct Entry {
 
 const EMPTY: Entry = Entry {
     key: 0,
-    generation: 0,
     depth: 0,
     bound: Bound::Exact,
     value: 0.0,
@@ -66,7 +62,6 @@ pub(crate) struct Memory {
     entries: Vec<Entry>,
     /// log2 of `entries.len()`.
     bits: u32,
-    generation: u32,
     /// Per (from, to), the cut-offs that quiet move caused, weighted by depth².
     history: Vec<u32>,
     /// Per ply below the root, the last two quiet moves that cut the search off there
@@ -88,27 +83,19 @@ impl Memory {
         Memory {
             entries: Vec::new(),
             bits: 0,
-            generation: 0,
             history: Vec::new(),
             killers: Vec::new(),
         }
     }
 
-    /// Start a new decision of about `nodes` nodes: everything stored before is forgotten.
+    /// Start a new decision of about `nodes` nodes: everything stored before is forgotten
+    /// (the table, the history and the killers are allocated afresh).
     pub(crate) fn start(&mut self, nodes: u64) {
         let wanted = (nodes / 2).max(1).next_power_of_two().trailing_zeros();
-        let bits = wanted.clamp(MIN_BITS, MAX_BITS);
-        if self.bits != bits || self.entries.is_empty() {
-            self.entries = vec![EMPTY; 1 << bits];
-            self.bits = bits;
-        }
-        if self.history.is_empty() {
-            self.history = vec![0; SQUARES * SQUARES];
-        } else {
-            self.history.iter_mut().for_each(|h| *h = 0);
-        }
+        self.bits = wanted.clamp(MIN_BITS, MAX_BITS);
+        self.entries = vec![EMPTY; 1 << self.bits];
+        self.history = vec![0; SQUARES * SQUARES];
         self.killers.clear();
-        self.generation = self.generation.wrapping_add(1).max(1);
     }
 
     /// The decision is made: give the table's memory back.
@@ -126,7 +113,7 @@ impl Memory {
     /// (`alpha`, `beta`).
     pub(crate) fn probe(&self, key: u64, depth: u32, alpha: f64, beta: f64) -> Probe {
         let e = match self.entries.get(self.slot(key)) {
-            Some(e) if e.key == key && e.generation == self.generation => e,
+            Some(e) if e.key == key => e,
             _ => {
                 return Probe {
                     value: None,
@@ -158,11 +145,10 @@ impl Memory {
         best: Option<Action>,
     ) {
         let slot = self.slot(key);
-        let generation = self.generation;
         let Some(e) = self.entries.get_mut(slot) else {
             return;
         };
-        if e.key == key && e.generation == generation && e.depth > depth {
+        if e.key == key && e.depth > depth {
             return;
         }
         let bound = if value <= alpha {
@@ -174,7 +160,6 @@ impl Memory {
         };
         *e = Entry {
             key,
-            generation,
             depth,
             bound,
             value,
@@ -185,7 +170,7 @@ impl Memory {
     /// A quiet move cut the search off at `ply` below the root, `depth` plies above the
     /// horizon.
     pub(crate) fn reward(&mut self, a: Action, depth: u32, ply: usize) {
-        if let Some(h) = self.history_slot(a) {
+        if let Some(h) = history_index(a).and_then(|i| self.history.get_mut(i)) {
             *h = h.saturating_add(depth * depth);
         }
         if self.killers.len() <= ply {
@@ -205,23 +190,18 @@ impl Memory {
 
     /// How often (weighted) the quiet move `a` has cut the search off in this decision.
     pub(crate) fn history(&self, a: Action) -> u32 {
-        match a {
-            Action::Move { from, to } => self
-                .history
-                .get(from.0 as usize * SQUARES + to.0 as usize)
-                .copied()
-                .unwrap_or(0),
-            Action::Flip(_) => 0,
-        }
+        history_index(a)
+            .and_then(|i| self.history.get(i))
+            .copied()
+            .unwrap_or(0)
     }
+}
 
-    fn history_slot(&mut self, a: Action) -> Option<&mut u32> {
-        match a {
-            Action::Move { from, to } => self
-                .history
-                .get_mut(from.0 as usize * SQUARES + to.0 as usize),
-            Action::Flip(_) => None,
-        }
+/// Where the history keeps a move (flips have no history).
+fn history_index(a: Action) -> Option<usize> {
+    match a {
+        Action::Move { from, to } => Some(from.0 as usize * SQUARES + to.0 as usize),
+        Action::Flip(_) => None,
     }
 }
 

@@ -1027,10 +1027,6 @@ impl Bot for SearchBot {
             race.world(&values, &h_of);
         }
         self.stop_at = None;
-        if self.recalling {
-            self.recall.release();
-        }
-        self.recalling = false;
         self.aborted = false;
         self.last_nodes = self.nodes;
         self.last_worlds = worlds as u32;
