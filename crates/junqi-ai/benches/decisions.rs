@@ -4,7 +4,9 @@
 //! the benchmarked bot has observed the whole game from the seat to move, as in the arena.
 //! The `certain` group times one decision of a flip endgame with every piece face up (the
 //! deepening search of one world) at a fixed node budget, with and without the search's
-//! memory (transposition table and history): the cost of a node with and without it.
+//! memory (transposition table and history): the cost of a node with and without it. The
+//! `chance` group times one decision in the middle of a flip game's flip phase at a fixed node
+//! budget, with the levels' chance root and with sampled worlds (`chance=0`).
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use junqi_ai::{bot_by_name, bot_by_spec, Bot, Budget};
@@ -12,13 +14,13 @@ use junqi_core::{BoardKind, Deployment, Event, Mode, Observer, Position, Rules};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-/// The position after `plies` plies of heuristic play, with a bot named `name` for the seat to
+/// The position after `plies` plies of heuristic play, with a bot `name` (a spec) for the seat to
 /// move that has observed every announcement of the game from that seat.
 fn midgame(board: BoardKind, mode: Mode, plies: u32, name: &str) -> (Position, Box<dyn Bot>) {
     let rules = Rules::defaults(board, mode).unwrap();
     let seats = rules.seats();
     let heuristic = bot_by_name("heuristic").unwrap();
-    let make = bot_by_name(name).unwrap();
+    let make = bot_by_spec(name).unwrap();
     let mut players: Vec<Box<dyn Bot>> = (0..seats).map(|_| heuristic()).collect();
     let mut watchers: Vec<Box<dyn Bot>> = (0..seats).map(|_| make()).collect();
     for s in 0..seats {
@@ -97,5 +99,19 @@ fn certain(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, decisions, certain);
+fn chance(c: &mut Criterion) {
+    let mut g = c.benchmark_group("chance");
+    g.sample_size(10);
+    g.warm_up_time(std::time::Duration::from_secs(1));
+    for spec in ["master@cap=0", "master@cap=0,chance=0"] {
+        let (pos, mut bot) = midgame(BoardKind::TwoPlayer, Mode::Flip, 40, spec);
+        let obs = pos.observe(Observer::Seat(pos.to_move()));
+        g.bench_function(format!("{spec}/nodes_30000"), |b| {
+            b.iter(|| bot.choose(&obs, Budget::Nodes(30_000)).unwrap())
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, decisions, certain, chance);
 criterion_main!(benches);

@@ -3,6 +3,7 @@
 //! first bot's decisions is timed.
 //!
 //! `cargo run --release -p junqi-ai --example movetime -- search heuristic six_player dark [games] [seed] [options-json]`
+//! (mode `flip`: two-player board, a deal from the game's seed)
 //!
 //! e.g. `… six_player dark 2 1 '{"teams":"none"}'`. `MOVETIME_BUDGET=ms:30` (or `nodes:N`)
 //! gives every bot that budget instead of the default (a bot's own level budget). Prints per game and over all games the
@@ -11,6 +12,7 @@
 
 use junqi_ai::{bot_by_spec, game_seed, match_seats, Bot, Budget};
 use junqi_core::{BoardKind, Deployment, Event, Mode, Observer, Options, Position, Rules, Seat};
+use rand::SeedableRng;
 use std::time::Instant;
 
 fn main() {
@@ -49,8 +51,14 @@ fn main() {
                 gs.wrapping_mul(31).wrapping_add(s as u64 + 1),
             );
         }
-        let layouts: Vec<Deployment> = bots.iter_mut().map(|b| b.deploy().unwrap()).collect();
-        let mut pos = Position::from_deployments(rules, &layouts, 0).unwrap();
+        // Flip play has no deployment: the pieces are shuffled face down from the game's seed.
+        let mut pos = if rules.is_flip() {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(gs);
+            Position::deal(rules, 0, &mut rng).unwrap()
+        } else {
+            let layouts: Vec<Deployment> = bots.iter_mut().map(|b| b.deploy().unwrap()).collect();
+            Position::from_deployments(rules, &layouts, 0).unwrap()
+        };
         for (s, bot) in bots.iter_mut().enumerate() {
             bot.observe(&[], &pos.observe(Observer::Seat(s as Seat)));
         }

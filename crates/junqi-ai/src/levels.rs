@@ -16,10 +16,11 @@
 //! knows (flag safety two moves ahead, squares next to the flag held by pieces an enemy could
 //! beat there, the decoy HQ, bomb squares learnt in the game, locked
 //! HQ captures: [`crate::threats`]) and each sampled world's value squashed before the average
-//! (not in flip play, where a world is a deal of the face-down pieces; see `STRENGTH.md`,
-//! "The levels' search"); when nothing is hidden (a flip game once every piece is up, most of
-//! it), the one world is searched with a transposition table and a history of the quiet
-//! moves ([`crate::search::SearchConfig::memory`]). The node budget sets the strength; the cap is a
+//! (see `STRENGTH.md`, "The levels' search"). Flip play samples no worlds: while pieces are
+//! face down the moves are searched once and each flip over what it may turn up
+//! ([`crate::search::SearchConfig::chance`]), and once every piece is up the one world is
+//! searched; both by iterative deepening with a transposition table and a history of the
+//! quiet moves ([`crate::search::SearchConfig::memory`]). The node budget sets the strength; the cap is a
 //! wall-clock limit per decision, so that a board whose nodes cost more (a six-player node
 //! costs about three two-player ones) or a slower machine stays within the level's time; with
 //! the cap reached, a decision depends on the machine's speed (`master@cap=0` in the registry

@@ -77,7 +77,9 @@ pub fn bot_by_name(name: &str) -> Option<BotFactory> {
 /// the level's wall-clock cap per decision in ms (0: none), and `blind` (1 or 0), whether the
 /// enemy's replies are chosen without our identities ([`SearchConfig::blind_replies`]), and
 /// `prune`, the root's racing ([`SearchConfig::prune`], 0: off), and `memory` (1 or 0), the
-/// certain world's transposition table and move history ([`SearchConfig::memory`]).
+/// certain world's transposition table and move history ([`SearchConfig::memory`]), and
+/// `chance`, flip play's chance root (identity searches per iteration, 0: off;
+/// [`SearchConfig::chance`]).
 pub fn bot_by_spec(spec: &str) -> Result<BotFactory, String> {
     let Some((base, settings)) = spec.split_once('@') else {
         return bot_by_name(spec).ok_or_else(|| format!("no bot named {spec:?}"));
@@ -104,13 +106,14 @@ pub fn bot_by_spec(spec: &str) -> Result<BotFactory, String> {
             "blind" => cfg.blind_replies = v.parse::<u8>().map_err(|e| bad(&e))? != 0,
             "prune" => cfg.prune = v.parse().map_err(|e| bad(&e))?,
             "memory" => cfg.memory = v.parse::<u8>().map_err(|e| bad(&e))? != 0,
+            "chance" => cfg.chance = v.parse().map_err(|e| bad(&e))?,
             "cap" => {
                 let ms: u64 = v.parse().map_err(|e| bad(&e))?;
                 cfg.time_cap = (ms > 0).then(|| std::time::Duration::from_millis(ms));
             }
             _ => {
                 return Err(format!(
-                "unknown search setting {k:?} (depth, nodes, hw, q, tw, cap, clip, center, blind, prune, memory)"
+                "unknown search setting {k:?} (depth, nodes, hw, q, tw, cap, clip, center, blind, prune, memory, chance)"
             ))
             }
         }

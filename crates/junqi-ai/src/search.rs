@@ -10,9 +10,11 @@
 //! quiet-plies draw); with [`SearchConfig::memory`] that search keeps a transposition table
 //! and a history of the quiet moves that cut off (`crate::memory`).
 //!
-//! Flip play: what a flip turns up is chance, not choice. The root's flips are averaged over
-//! the sampled worlds; below the root one flip stands for all and turns up nothing (in a
-//! sampled world a side searching its flips would pick the one hiding its marshal).
+//! Flip play: what a flip turns up is chance, not choice. Below the root one flip stands for
+//! all and turns up nothing (in a sampled world a side searching its flips would pick the one
+//! hiding its marshal). At the root, with [`SearchConfig::chance`] (the levels), the moves are
+//! searched once by iterative deepening and each flip over the identities it may turn up
+//! (`chance`); without it, the root's flips are averaged over the sampled worlds.
 //!
 //! Budgets: [`Budget::Nodes`] caps the nodes searched per decision (reproducible);
 //! [`Budget::Iterations`] sets the number of sampled worlds; [`Budget::Time`] searches worlds
@@ -27,6 +29,7 @@ use crate::eval::{evaluate, flag_threatened, value, WIN};
 use crate::heuristic::score_actions;
 use crate::memory::Memory;
 use crate::threats::{root_adjustments, BlastMemory};
+use chance::FlipChance;
 use junqi_core::combat::resolve;
 use junqi_core::{
     Action, AttackResult, BoardKind, Deployment, Event, Observation, Position, Rules, Seat,
@@ -35,6 +38,8 @@ use junqi_core::{
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
+
+mod chance;
 
 /// Settings of a search bot.
 #[derive(Clone, Copy, Debug)]
@@ -80,11 +85,17 @@ pub struct SearchConfig {
     /// are spent on the actions still in the race, so that a budget buys more worlds where
     /// the choice is close instead of confirming that a blunder is a blunder.
     pub prune: f64,
-    /// Whether the search of a world with nothing hidden remembers what it searched
-    /// (`crate::memory`: a transposition table and a history of the quiet moves that cut
-    /// off), so that a budget reaches deeper in flip play once every piece is up and in dark
-    /// endgames with every enemy piece known.
+    /// Whether the deepening search (a world with nothing hidden, and flip play's chance
+    /// root) remembers what it searched (`crate::memory`: a transposition table and a history
+    /// of the quiet moves that cut off), so that a budget reaches deeper in flip play and in
+    /// dark endgames with every enemy piece known.
     pub memory: bool,
+    /// Flip play's chance root (0: off, sampled worlds as in the other modes): while pieces are
+    /// face down, the root's moves are searched once and each root flip over the identities it
+    /// may turn up, by iterative deepening (`chance`: at most about this many identity
+    /// searches per iteration over all the flips, at least four a flip; every identity when
+    /// they fit).
+    pub chance: u32,
 }
 
 /// Worlds every root action is searched in before racing may drop it ([`SearchConfig::prune`]).
@@ -117,6 +128,7 @@ impl SearchConfig {
         blind_replies: false,
         prune: 0.0,
         memory: false,
+        chance: 0,
     };
     /// The playing levels' search (see [`crate::Level`]): the standard search with the root's
     /// tactical pricing from what the seat knows ([`root_adjustments`]).
@@ -127,6 +139,7 @@ impl SearchConfig {
         // Measured worse (0.52 against 0.64 versus `search-2026` over 200 games, STRENGTH.md).
         blind_replies: false,
         memory: true,
+        chance: 240,
         ..SearchConfig::STANDARD
     };
     /// The strongest level for interactive play (about 1 s per move).
@@ -143,6 +156,7 @@ impl SearchConfig {
         blind_replies: false,
         prune: 0.0,
         memory: false,
+        chance: 0,
     };
 }
 
@@ -579,6 +593,10 @@ fn is_certain(obs: &Observation) -> bool {
 impl SearchBot {
     /// The search when nothing is hidden: one world, searched by iterative deepening (depth
     /// 2, 3, …) until the budget is spent, instead of the same world sampled again and again.
+    /// Flip play's chance root ([`SearchConfig::chance`]) is this search too while pieces are
+    /// face down (from depth 1): the moves in one sampled world, whose deal they do not
+    /// depend on, and each flip as the mean over the identities it may turn up
+    /// ([`FlipChance`]).
     /// The root keeps exact values of `search value + heuristic_weight × heuristic score`: each
     /// action is searched with the window that could still make it the best. An iteration cut
     /// short by the budget keeps the values of the actions it finished (the previous best is
@@ -599,6 +617,12 @@ impl SearchBot {
         let Some(world) = world else {
             return actions[0];
         };
+        // Flip play with pieces face down: each root flip is searched over what it may turn up.
+        let chance = if is_certain(obs) {
+            None
+        } else {
+            FlipChance::new(&self.cfg, obs, &world, actions, &mut rng)
+        };
         let h: Vec<f64> = actions
             .iter()
             .map(|&a| {
@@ -617,7 +641,13 @@ impl SearchBot {
             self.recall.start(max_nodes);
         }
         let mut best = order_idx[0];
-        let mut depth = self.cfg.depth.max(1);
+        // The chance root's searches cost a flip's identities each: from depth 1, so that a
+        // budget too small for the level's first depth still compares every action.
+        let mut depth = if chance.is_some() {
+            1
+        } else {
+            self.cfg.depth.max(1)
+        };
         let mut completed = 0;
         while depth <= MAX_DEPTH {
             let mut totals: Vec<(usize, f64)> = Vec::with_capacity(actions.len());
@@ -636,6 +666,21 @@ impl SearchBot {
                         .contains(&board_key(next.pieces(), next.to_move()));
                 let v = if again {
                     0.0
+                } else if let Some(after) = chance
+                    .as_ref()
+                    .map(|c| c.after(i))
+                    .filter(|a| !a.is_empty())
+                {
+                    // A root flip: the mean over what it may turn up, each searched in full
+                    // (a bound on one identity's value says little about the mean).
+                    let mut mean = 0.0;
+                    for (child, w) in after {
+                        mean += w * self.alphabeta(child, depth - 1, -2.0 * WIN, 2.0 * WIN, 1);
+                        if self.aborted {
+                            break;
+                        }
+                    }
+                    mean
                 } else {
                     // Only a value above `best_total - h[i]` can matter. Once a best move
                     // is in hand the others are first searched with a null window, which
@@ -796,7 +841,22 @@ fn is_quiet(pos: &Position, a: Action) -> bool {
 /// ([`board_key`]), and its quiet-plies count, which the evaluation reads (a value shrinks
 /// towards the draw as the limit nears).
 fn position_key(pos: &Position) -> u64 {
-    board_key(pos.pieces(), pos.to_move())
+    // A face-down piece is keyed by its square alone: below the root nothing depends on what
+    // it is (see [`SearchBot::take_actions`]), so positions that differ only in the deal of
+    // the face-down pieces (the chance root's, [`chance`]) share their entries.
+    let pieces = pos.pieces().map(|(sq, p)| {
+        let p = if p.face_down {
+            junqi_core::Piece {
+                role: junqi_core::Role::Flag,
+                seat: 0,
+                face_down: true,
+            }
+        } else {
+            p
+        };
+        (sq, p)
+    });
+    board_key(pieces, pos.to_move())
         ^ (pos.quiet_plies() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
@@ -927,7 +987,7 @@ impl Bot for SearchBot {
             (Some(d), Some(c)) => Some(d.min(c)),
             (d, c) => d.or(c),
         };
-        if is_certain(obs) {
+        if is_certain(obs) || (self.cfg.chance > 0 && obs.rules.is_flip()) {
             let deadline = deadline.map(|d| start + d);
             // With `Iterations(n)` (no node cap) deepen up to the node count the same number of
             // worlds would cost at depth 2, roughly, so the budget still bounds the work.
@@ -1131,6 +1191,76 @@ mod tests {
         let next = play_in_tree(&p, flip);
         assert_eq!(next.pieces().filter(|(_, q)| q.face_down).count(), 5);
         assert_eq!((next.to_move(), next.quiet_plies()), (1, 0));
+    }
+
+    /// A flip game between two heuristic bots from deal `seed`, played until at most `down`
+    /// pieces are face down: the observations seat 0 received, ending with seat 0 to move.
+    fn flip_game(seed: u64, down: usize) -> Vec<Observation> {
+        let rules = Rules::defaults(BoardKind::TwoPlayer, junqi_core::Mode::Flip).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut pos = Position::deal(rules, 0, &mut rng).unwrap();
+        let mut bots = [0, 1].map(|s| {
+            let mut b = crate::heuristic::HeuristicBot::named("heuristic");
+            b.new_game(&rules, s, seed);
+            b
+        });
+        let mut seen = Vec::new();
+        loop {
+            let obs = pos.observe(junqi_core::Observer::Seat(0));
+            let hidden = obs.pieces.iter().filter(|p| p.face_down).count();
+            seen.push(obs);
+            if pos.is_over() || (hidden <= down && pos.to_move() == 0) {
+                return seen;
+            }
+            let mover = pos.to_move();
+            let o = pos.observe(junqi_core::Observer::Seat(mover));
+            let a = bots[mover as usize].choose(&o, Budget::default()).unwrap();
+            let mut ev = Vec::new();
+            pos.play(a, &mut ev).unwrap();
+            for (s, b) in bots.iter_mut().enumerate() {
+                b.observe(&ev, &pos.observe(junqi_core::Observer::Seat(s as Seat)));
+            }
+        }
+    }
+
+    /// The actions bots with `cfg` choose (seat 0, shown `game`), one bot per seed.
+    fn choices(cfg: SearchConfig, game: &[Observation], seeds: u64, nodes: u64) -> Vec<Action> {
+        (0..seeds)
+            .map(|seed| {
+                let mut bot = SearchBot::new(cfg);
+                bot.new_game(&game[0].rules, 0, seed);
+                for obs in game {
+                    bot.observe(&[], obs);
+                }
+                bot.choose(game.last().unwrap(), Budget::Nodes(nodes))
+                    .unwrap()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_chance_root_judges_flips_by_what_they_may_turn_up_not_by_the_deal() {
+        // Mid-way through the flip phase: which identities the flips may turn up decides
+        // between flipping beside the enemy's pieces, flipping elsewhere and moving. With the
+        // chance root every bot (every deal of the face-down pieces) makes the same choice;
+        // judged by sampled deals, the choice follows the deals.
+        for (deal, down) in [(2, 10), (4, 16), (6, 16)] {
+            let game = flip_game(deal, down);
+            let chance = choices(SearchConfig::LEVEL, &game, 6, 20_000);
+            let sampled = SearchConfig {
+                chance: 0,
+                ..SearchConfig::LEVEL
+            };
+            let sampled = choices(sampled, &game, 6, 20_000);
+            assert!(
+                chance.iter().all(|&a| a == chance[0]),
+                "deal {deal}: {chance:?}"
+            );
+            assert!(
+                sampled.iter().any(|&a| a != sampled[0]),
+                "deal {deal}: {sampled:?}"
+            );
+        }
     }
 
     #[test]
