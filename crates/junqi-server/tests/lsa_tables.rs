@@ -427,7 +427,7 @@ async fn a_seat_out_of_deployment_time_gets_the_layout_it_was_offered() {
 
 /// A new land-sea-air table against the heuristic player, played with looks first until our
 /// notes hold two looks (or 60 turns): the table, our token, our client (on our turn) and our
-/// notes.
+/// notes (null if the game ended first).
 async fn play_until_notes(server: &Killable, seed: u64) -> (String, String, WsClient, Value) {
     let (st, created) = junqi_server::client::http(
         &server.addr.to_string(),
@@ -455,7 +455,11 @@ async fn play_until_notes(server: &Killable, seed: u64) -> (String, String, WsCl
     let mut notes = Value::Null;
     for i in 0..60 {
         let legal = turn(&mut c).await;
-        assert!(!legal.is_empty(), "the game lasts past the first looks");
+        if legal.is_empty() {
+            // Over before its looks saw enough (random play can lose its flag early): no
+            // notes, so that the caller tries another table.
+            return (id, token, c, Value::Null);
+        }
         notes = c.log.last().unwrap()["notes"].clone();
         if i == 59 || notes.as_array().is_some_and(|n| n.len() >= 2) {
             break;
