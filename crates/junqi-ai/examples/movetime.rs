@@ -3,17 +3,49 @@
 //! first bot's decisions is timed.
 //!
 //! `cargo run --release -p junqi-ai --example movetime -- search heuristic six_player dark [games] [seed] [options-json]`
-//! (mode `flip`: two-player board, a deal from the game's seed)
 //!
 //! e.g. `… six_player dark 2 1 '{"teams":"none"}'`. `MOVETIME_BUDGET=ms:30` (or `nodes:N`)
 //! gives every bot that budget instead of the default (a bot's own level budget). Prints per game and over all games the
 //! number of timed decisions (those with more than one legal action: a bot answers a single
-//! legal action at once), their mean and their maximum.
+//! legal action at once), their mean and their maximum. The games are the arena's
+//! ([`junqi_ai::play_game`]), so every mode is played as a match would play it.
 
-use junqi_ai::{bot_by_spec, game_seed, match_seats, Bot, Budget};
-use junqi_core::{BoardKind, Deployment, Event, Mode, Observer, Options, Position, Rules, Seat};
-use rand::SeedableRng;
+use junqi_ai::{bot_by_spec, game_seed, match_seats, play_game, Bot, BotError, Budget};
+use junqi_core::{Action, BoardKind, Deployment, Event, Mode, Observation, Options, Rules, Seat};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
+
+/// A bot whose decisions with more than one legal action are timed into `times`.
+struct Timed {
+    bot: Box<dyn Bot>,
+    times: Arc<Mutex<Vec<f64>>>,
+}
+
+impl Bot for Timed {
+    fn name(&self) -> String {
+        self.bot.name()
+    }
+    fn new_game(&mut self, rules: &Rules, seat: Seat, seed: u64) {
+        self.bot.new_game(rules, seat, seed)
+    }
+    fn deploy(&mut self) -> Result<Deployment, BotError> {
+        self.bot.deploy()
+    }
+    fn observe(&mut self, events: &[Event], obs: &Observation) {
+        self.bot.observe(events, obs)
+    }
+    fn choose(&mut self, obs: &Observation, budget: Budget) -> Result<Action, BotError> {
+        let start = Instant::now();
+        let action = self.bot.choose(obs, budget);
+        if obs.legal_actions.len() > 1 {
+            self.times
+                .lock()
+                .unwrap()
+                .push(start.elapsed().as_secs_f64());
+        }
+        action
+    }
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -40,51 +72,23 @@ fn main() {
         // Game 2g of a match: the first bot on team 0.
         let index = g * junqi_ai::arena::deal_games(&rules);
         let [first, _] = match_seats(&rules, index);
+        let times = Arc::new(Mutex::new(Vec::new()));
         let mut bots: Vec<Box<dyn Bot>> = (0..rules.seats() as Seat)
-            .map(|s| if first.contains(&s) { fa() } else { fb() })
+            .map(|s| {
+                if first.contains(&s) {
+                    Box::new(Timed {
+                        bot: fa(),
+                        times: times.clone(),
+                    }) as Box<dyn Bot>
+                } else {
+                    fb()
+                }
+            })
             .collect();
-        let gs = game_seed(&rules, seed, index);
-        for (s, bot) in bots.iter_mut().enumerate() {
-            bot.new_game(
-                &rules,
-                s as Seat,
-                gs.wrapping_mul(31).wrapping_add(s as u64 + 1),
-            );
-        }
-        // Flip play has no deployment: the pieces are shuffled face down from the game's seed.
-        let mut pos = if rules.is_flip() {
-            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(gs);
-            Position::deal(rules, 0, &mut rng).unwrap()
-        } else {
-            let layouts: Vec<Deployment> = bots.iter_mut().map(|b| b.deploy().unwrap()).collect();
-            Position::from_deployments(rules, &layouts, 0).unwrap()
-        };
-        for (s, bot) in bots.iter_mut().enumerate() {
-            bot.observe(&[], &pos.observe(Observer::Seat(s as Seat)));
-        }
-        let mut times: Vec<f64> = Vec::new();
-        let mut events: Vec<Event> = Vec::new();
-        while !pos.is_over() {
-            let seat = pos.to_move();
-            let obs = pos.observe(Observer::Seat(seat));
-            let start = Instant::now();
-            let action = bots[seat as usize].choose(&obs, budget).unwrap();
-            let t = start.elapsed().as_secs_f64();
-            if first.contains(&seat) && obs.legal_actions.len() > 1 {
-                times.push(t);
-            }
-            events.clear();
-            pos.play(action, &mut events).unwrap();
-            for (s, bot) in bots.iter_mut().enumerate() {
-                bot.observe(&events, &pos.observe(Observer::Seat(s as Seat)));
-            }
-        }
+        let result = play_game(rules, &mut bots, game_seed(&rules, seed, index), budget);
+        let times = times.lock().unwrap().clone();
         report(
-            &format!(
-                "game {g} ({} plies, {:?})",
-                pos.plies(),
-                pos.outcome().unwrap()
-            ),
+            &format!("game {g} ({} plies, {:?})", result.plies, result.outcome),
             &times,
         );
         all.extend(times);

@@ -1,7 +1,7 @@
-//! What the search remembers within one decision when nothing is hidden (the deepening search
-//! of one world, [`crate::search`]): a transposition table of the positions already searched,
-//! and the quiet moves that cut the search off (the last two at each ply, and a history over
-//! all plies).
+//! What the search remembers within one decision of its deepening search (one world with
+//! nothing hidden, or flip play's chance root, [`crate::search`]): a transposition table of
+//! the positions already searched, and the quiet moves that cut the search off (the last two
+//! at each ply, and a history over all plies).
 //!
 //! Flip games turn their last piece up around ply 90 and go on for 150 to 450 plies: most of a
 //! flip game (and the end of many dark ones) is searched in one certain world. There, moving

@@ -591,6 +591,36 @@ fn is_certain(obs: &Observation) -> bool {
 }
 
 impl SearchBot {
+    /// The value of playing the move `a` in `world` at the deepening search's root, searched
+    /// `depth` plies deep; only a value above `bar` (the best total so far less the move's
+    /// heuristic score) can matter.
+    fn root_move(&mut self, world: &Position, a: Action, depth: u32, bar: f64) -> f64 {
+        let mut next = world.clone();
+        next.play_unchecked(a, &mut ());
+        // A move back to a position seen since the last attack or flip makes no progress:
+        // going round in circles ends in the quiet-plies draw, so it is worth the draw (0).
+        // Ahead, the search looks for a new way forward; behind, it is glad of the circle.
+        if !next.is_over()
+            && next.quiet_plies() > 0
+            && self
+                .seen
+                .contains(&board_key(next.pieces(), next.to_move()))
+        {
+            return 0.0;
+        }
+        // Once a best move is in hand the others are first searched with a null window, which
+        // only asks whether they beat it (cheap when they do not, as most do not), and
+        // searched again with the full window when they do.
+        let alpha = bar.max(-2.0 * WIN);
+        if bar.is_finite() {
+            let v = self.alphabeta(&next, depth - 1, alpha, alpha + NULL_WINDOW, 1);
+            if v <= alpha || self.aborted {
+                return v;
+            }
+        }
+        self.alphabeta(&next, depth - 1, alpha, 2.0 * WIN, 1)
+    }
+
     /// The search when nothing is hidden: one world, searched by iterative deepening (depth
     /// 2, 3, …) until the budget is spent, instead of the same world sampled again and again.
     /// Flip play's chance root ([`SearchConfig::chance`]) is this search too while pieces are
@@ -617,12 +647,9 @@ impl SearchBot {
         let Some(world) = world else {
             return actions[0];
         };
-        // Flip play with pieces face down: each root flip is searched over what it may turn up.
-        let chance = if is_certain(obs) {
-            None
-        } else {
-            FlipChance::new(&self.cfg, obs, &world, actions, &mut rng)
-        };
+        // Flip play with pieces face down: each root flip is searched over what it may turn up
+        // (none when nothing is face down).
+        let chance = FlipChance::new(&self.cfg, obs, &world, actions, &mut rng);
         let h: Vec<f64> = actions
             .iter()
             .map(|&a| {
@@ -653,28 +680,12 @@ impl SearchBot {
             let mut totals: Vec<(usize, f64)> = Vec::with_capacity(actions.len());
             let mut best_total = f64::NEG_INFINITY;
             for &i in &order_idx {
-                let mut next = world.clone();
-                next.play_unchecked(actions[i], &mut ());
-                // A move back to a position seen since the last attack or flip makes no
-                // progress: going round in circles ends in the quiet-plies draw, so it is
-                // worth the draw (0). Ahead, the search looks for a new way forward; behind,
-                // it is glad of the circle.
-                let again = !next.is_over()
-                    && next.quiet_plies() > 0
-                    && self
-                        .seen
-                        .contains(&board_key(next.pieces(), next.to_move()));
-                let v = if again {
-                    0.0
-                } else if let Some(after) = chance
-                    .as_ref()
-                    .map(|c| c.after(i))
-                    .filter(|a| !a.is_empty())
-                {
+                let flip_after = chance.as_ref().map_or(&[][..], |c| c.after(i));
+                let v = if !flip_after.is_empty() {
                     // A root flip: the mean over what it may turn up, each searched in full
                     // (a bound on one identity's value says little about the mean).
                     let mut mean = 0.0;
-                    for (child, w) in after {
+                    for (child, w) in flip_after {
                         mean += w * self.alphabeta(child, depth - 1, -2.0 * WIN, 2.0 * WIN, 1);
                         if self.aborted {
                             break;
@@ -682,21 +693,7 @@ impl SearchBot {
                     }
                     mean
                 } else {
-                    // Only a value above `best_total - h[i]` can matter. Once a best move
-                    // is in hand the others are first searched with a null window, which
-                    // only asks whether they beat it (cheap when they do not, as most do
-                    // not), and searched again with the full window when they do.
-                    let alpha = (best_total - h[i]).max(-2.0 * WIN);
-                    if best_total.is_finite() {
-                        let v = self.alphabeta(&next, depth - 1, alpha, alpha + NULL_WINDOW, 1);
-                        if v > alpha && !self.aborted {
-                            self.alphabeta(&next, depth - 1, alpha, 2.0 * WIN, 1)
-                        } else {
-                            v
-                        }
-                    } else {
-                        self.alphabeta(&next, depth - 1, alpha, 2.0 * WIN, 1)
-                    }
+                    self.root_move(&world, actions[i], depth, best_total - h[i])
                 };
                 if self.aborted || self.out_of_budget() {
                     break;
@@ -1193,34 +1190,26 @@ mod tests {
         assert_eq!((next.to_move(), next.quiet_plies()), (1, 0));
     }
 
-    /// A flip game between two heuristic bots from deal `seed`, played until at most `down`
-    /// pieces are face down: the observations seat 0 received, ending with seat 0 to move.
+    /// A flip game between two heuristic bots (the arena's game `seed`), up to the first time
+    /// at most `down` pieces are face down with seat 0 to move: the observations seat 0
+    /// received after each action.
     fn flip_game(seed: u64, down: usize) -> Vec<Observation> {
         let rules = Rules::defaults(BoardKind::TwoPlayer, junqi_core::Mode::Flip).unwrap();
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut pos = Position::deal(rules, 0, &mut rng).unwrap();
-        let mut bots = [0, 1].map(|s| {
-            let mut b = crate::heuristic::HeuristicBot::named("heuristic");
-            b.new_game(&rules, s, seed);
-            b
-        });
+        let mut bots: Vec<Box<dyn Bot>> = (0..2)
+            .map(|_| Box::new(crate::HeuristicBot::named("heuristic")) as Box<dyn Bot>)
+            .collect();
         let mut seen = Vec::new();
-        loop {
-            let obs = pos.observe(junqi_core::Observer::Seat(0));
-            let hidden = obs.pieces.iter().filter(|p| p.face_down).count();
-            seen.push(obs);
-            if pos.is_over() || (hidden <= down && pos.to_move() == 0) {
-                return seen;
+        let mut there = false;
+        let mut watch = |pos: &Position, _: Seat, _: &[Event]| {
+            if !there {
+                let obs = pos.observe(junqi_core::Observer::Seat(0));
+                let hidden = obs.pieces.iter().filter(|p| p.face_down).count();
+                there = pos.is_over() || (hidden <= down && pos.to_move() == 0);
+                seen.push(obs);
             }
-            let mover = pos.to_move();
-            let o = pos.observe(junqi_core::Observer::Seat(mover));
-            let a = bots[mover as usize].choose(&o, Budget::default()).unwrap();
-            let mut ev = Vec::new();
-            pos.play(a, &mut ev).unwrap();
-            for (s, b) in bots.iter_mut().enumerate() {
-                b.observe(&ev, &pos.observe(junqi_core::Observer::Seat(s as Seat)));
-            }
-        }
+        };
+        crate::play_game_watched(rules, &mut bots, seed, Budget::default(), &mut watch);
+        seen
     }
 
     /// The actions bots with `cfg` choose (seat 0, shown `game`), one bot per seed.
@@ -1244,7 +1233,7 @@ mod tests {
         // between flipping beside the enemy's pieces, flipping elsewhere and moving. With the
         // chance root every bot (every deal of the face-down pieces) makes the same choice;
         // judged by sampled deals, the choice follows the deals.
-        for (deal, down) in [(2, 10), (4, 16), (6, 16)] {
+        for (deal, down) in [(1, 16), (2, 16), (3, 10), (6, 10)] {
             let game = flip_game(deal, down);
             let chance = choices(SearchConfig::LEVEL, &game, 6, 20_000);
             let sampled = SearchConfig {
