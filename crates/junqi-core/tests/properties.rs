@@ -167,3 +167,93 @@ fn random_games_keep_every_property() {
     }
     assert!(plies_checked > 10_000, "only {plies_checked} plies checked");
 }
+
+/// Why an action is refused never depends on what the mover cannot see: over random games on
+/// every board and hidden mode, two pieces whose identity the seat to move does not know are
+/// swapped (a bomb and a general, a face-down landmine and a face-down flag …), and every move
+/// from every occupied square to every square, and every flip, is refused with the same words
+/// (or accepted alike) in both positions. The three rules that the rule book lets consult
+/// hidden identities (docs/rules.md, "Nothing may leak": `losing_attacks = forbidden`,
+/// `flag_guarded_by_mines`, a carrier's attack on a flag under `carry_home`) are left out.
+#[test]
+fn refusals_never_depend_on_hidden_identities() {
+    use junqi_core::json::{position_from_json, position_to_json};
+    let mut rng = ChaCha8Rng::seed_from_u64(4242);
+    let (mut swaps, mut compared) = (0usize, 0usize);
+    for (board, mode, opts) in configs() {
+        if mode == Mode::Open {
+            continue;
+        }
+        let rules = rules_of(board, mode, &opts);
+        let o = &rules.options;
+        if o.losing_attacks == options::LosingAttacks::Forbidden
+            || o.flag_guarded_by_mines
+            || o.win_by_flag == options::WinByFlag::CarryHome
+        {
+            continue;
+        }
+        for _ in 0..3 {
+            let mut pos = Position::random_start(rules, &mut rng);
+            for _ in 0..6 {
+                let plies = rng.gen_range(3..40);
+                for _ in 0..plies {
+                    if pos.is_over() {
+                        break;
+                    }
+                    let a = pos.legal_actions();
+                    pos.play_unchecked(a[rng.gen_range(0..a.len())], &mut ());
+                }
+                if pos.is_over() {
+                    break;
+                }
+                let seen = pos.observe(Observer::Seat(pos.to_move())).to_json();
+                let hidden: Vec<String> = seen["pieces"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|p| p["role"].is_null())
+                    .map(|p| p["at"].as_str().unwrap().to_string())
+                    .collect();
+                if hidden.len() < 2 {
+                    continue;
+                }
+                let (i, j) = (
+                    rng.gen_range(0..hidden.len()),
+                    rng.gen_range(0..hidden.len()),
+                );
+                let mut v = position_to_json(&pos);
+                let pieces = v["pieces"].as_array_mut().unwrap();
+                let at = |n: &String| pieces.iter().position(|p| p["at"] == n.as_str()).unwrap();
+                let (a, b) = (at(&hidden[i]), at(&hidden[j]));
+                let role = pieces[a]["role"].clone();
+                pieces[a]["role"] = pieces[b]["role"].clone();
+                pieces[b]["role"] = role;
+                // A swap the setup rules refuse (a flag out of its HQ) is no position at all.
+                let Ok(other) = position_from_json(&v) else {
+                    continue;
+                };
+                swaps += 1;
+                let topo = pos.topology();
+                let mut actions: Vec<Action> = topo.squares().map(Action::Flip).collect();
+                for from in topo.squares().filter(|&s| pos.piece_at(s).is_some()) {
+                    actions.extend(topo.squares().map(|to| Action::Move { from, to }));
+                }
+                for action in actions {
+                    let why = |p: &Position| p.check(action).map_err(|e| e.to_string());
+                    assert_eq!(
+                        why(&pos),
+                        why(&other),
+                        "{board:?} {mode:?} {opts}: {action:?} with {} and {} swapped",
+                        hidden[i],
+                        hidden[j]
+                    );
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        swaps > 50 && compared > 100_000,
+        "{swaps} swaps, {compared} refusals"
+    );
+}

@@ -76,12 +76,14 @@ pub fn action_from_text(pos: &Position, text: &str) -> Result<Action, String> {
         return Ok(a);
     }
     let (from, to, look) = parse_action_text(text)?;
-    // Not legal: ask the referee why, for the action the piece on `from` would take.
+    // Not legal: ask the referee why, for the action the piece on `from` would take. Only a
+    // piece of the side to move is looked at: what an enemy piece is (hidden from the mover)
+    // must never change the answer, which the referee gives as "not yours" for any action.
     let guess = if look {
         Action::Look { from, at: to }
     } else {
         let b = Board::get();
-        match pos.at(from) {
+        match pos.at(from).filter(|p| p.side() == pos.to_move()) {
             Some(p) if p.role() == Role::Fort => Action::Strike { from, to },
             Some(p) if p.arm() == Arm::Sea && b.is_land(to) => {
                 if p.role() == Role::Gunboat {
@@ -215,5 +217,87 @@ mod tests {
             let t = if look { format!("scout {a} {b}") } else { format!("{a}-{b}") };
             let _ = action_from_text(&p, &t);
         }
+    }
+
+    /// What a hidden enemy piece is never changes the refusal of an action that names its
+    /// square as the piece to act: over random games, the enemy's pieces are shuffled among
+    /// the roles of their arm (a scout plane becomes a fighter, a landmine a general …) and
+    /// every action text from an enemy square, a move or a look, to every square, is refused
+    /// with the same words as in the real position.
+    #[test]
+    fn refusals_of_enemy_pieces_do_not_depend_on_their_identity() {
+        use super::super::board::Square;
+        use super::super::pieces::Arm;
+        use super::super::playout::{random_plies, random_start};
+        use super::super::position::Piece;
+        use rand::seq::SliceRandom;
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(42);
+        let mut buf = super::super::movegen::ActionList::new();
+        let mut compared = 0usize;
+        for game in 0..12 {
+            let mut pos = random_start(Options::default(), &mut rng);
+            random_plies(&mut pos, 10 + 7 * game, &mut rng, &mut buf);
+            if pos.is_over() {
+                continue;
+            }
+            let mover = pos.to_move();
+            let pieces: Vec<(Square, Piece)> = pos.pieces().collect();
+            // The enemy's unlanded pieces but the fort (tied to its harbour), by arm.
+            let mut shuffled = pieces.clone();
+            for arm in [Arm::Land, Arm::Sea, Arm::Air] {
+                let idx: Vec<usize> = (0..pieces.len())
+                    .filter(|&i| {
+                        let p = pieces[i].1;
+                        p.side() != mover && p.arm() == arm && !p.landed() && p.role() != Role::Fort
+                    })
+                    .collect();
+                let mut roles: Vec<Role> = idx.iter().map(|&i| pieces[i].1.role()).collect();
+                roles.shuffle(&mut rng);
+                for (&i, r) in idx.iter().zip(roles) {
+                    shuffled[i].1 = Piece::new(pieces[i].1.side(), r);
+                }
+            }
+            let opts = *pos.options();
+            let real = Position::from_pieces(opts, mover, &pieces).unwrap();
+            let other = Position::from_pieces(opts, mover, &shuffled).unwrap();
+            for &(from, p) in &pieces {
+                if p.side() == mover {
+                    continue;
+                }
+                for to in Square::all() {
+                    for text in [format!("{from}-{to}"), format!("scout {from} {to}")] {
+                        let a = action_from_text(&real, &text);
+                        let b = action_from_text(&other, &text);
+                        assert!(a.is_err(), "{text} is not the mover's");
+                        assert_eq!(a, b, "{text}: the refusal depends on the enemy piece");
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert!(compared > 10_000, "{compared} refusals compared");
+    }
+
+    /// The probe that found it: a hidden enemy scout plane and fighter on the same square,
+    /// our piece beside it, give the same refusal ("not yours"), not the scout plane's rule.
+    #[test]
+    fn an_enemy_scout_plane_is_refused_like_a_fighter() {
+        let refusal = |plane: &str| {
+            let p = build(
+                Options::default(),
+                Side::South,
+                &[
+                    ("e6", "S fort"),
+                    ("c4", "S major"),
+                    ("c5", plane),
+                    ("a8", "N colonel"),
+                ],
+            );
+            action_from_text(&p, "c5-c4").unwrap_err()
+        };
+        let scout = refusal("N scout_plane");
+        assert_eq!(scout, refusal("N fighter"));
+        assert!(scout.contains("not South's"), "{scout}");
     }
 }

@@ -971,11 +971,12 @@ impl Position {
     }
 
     /// Step 5 of §7.1: give the turn to `next`, applying `blocked` while the side to move has
-    /// no legal action.
+    /// no legal action. The turn passes only to a side that can act: a game that ends here
+    /// leaves `to_move` as it was, the side that acted (`RULES.md` §7.1, as on every board).
     fn pass_turn(&mut self, mut next: Side, events: &mut Events) {
         loop {
-            self.to_move = next;
             if self.has_action(next) {
+                self.to_move = next;
                 return;
             }
             match self.opts.blocked {
@@ -1516,6 +1517,9 @@ mod tests {
                 reason: EliminationReason::Blocked
             })
         ));
+        // The game is over: `to_move` stays the side that acted (`RULES.md` §7.1), not the
+        // blocked one.
+        assert_eq!(p.to_move(), Side::South);
     }
 
     #[test]

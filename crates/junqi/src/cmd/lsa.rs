@@ -288,4 +288,38 @@ mod tests {
         assert!(rules("dark", Some(r#"{"fog":1}"#), None).is_err());
         assert!(rules("dark", None, Some("pairs")).is_err());
     }
+
+    /// Both boards keep one convention once a game is over: the step that ended it leaves
+    /// `to_move` as the side that acted (RULES §7.1, even when the other side was eliminated
+    /// as blocked); a legal query answers an empty list; an action is refused as over.
+    #[test]
+    fn finished_positions_answer_alike_on_both_boards() {
+        use super::super::rules::{apply_line, legal_line};
+        // Land-sea-air: South's move leaves North's captain boxed in by its own flag and mines.
+        let lsa = r#"{"board":"land_sea_air","mode":"dark","to_move":0,"pieces":[{"at":"b1","seat":0,"role":"captain"},{"at":"e15","seat":1,"role":"captain"},{"at":"d15","seat":1,"role":"landmine"},{"at":"f15","seat":1,"role":"landmine"},{"at":"e14","seat":1,"role":"flag"}]}"#;
+        // Two-player 军棋: South's engineer takes North's last movable piece.
+        let junqi = r#"{"board":"two_player","mode":"dark","to_move":0,"flip_colours":null,"pieces":[{"at":"b1","seat":0,"role":"flag"},{"at":"c4","seat":0,"role":"major"},{"at":"c5","seat":1,"role":"engineer"},{"at":"b12","seat":1,"role":"flag"}]}"#;
+        for (pos, action) in [(lsa, "b1-b2"), (junqi, "c4-c5")] {
+            let step = apply_line(
+                &json!({"position": serde_json::from_str::<Value>(pos).unwrap(), "action": action})
+                    .to_string(),
+            );
+            assert_eq!(step["outcome"]["result"], "win", "{step}");
+            assert_eq!(
+                step["position"]["to_move"], 0,
+                "the side that acted: {step}"
+            );
+            let after = step["position"].to_string();
+            assert_eq!(legal_line(&after), json!({"actions": []}), "{after}");
+            let refused =
+                apply_line(&json!({"position": step["position"], "action": action}).to_string());
+            assert!(
+                refused["error"]
+                    .as_str()
+                    .unwrap_or("")
+                    .contains("the game is over"),
+                "{refused}"
+            );
+        }
+    }
 }
