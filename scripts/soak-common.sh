@@ -13,7 +13,7 @@ ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 # by all of an address's connections) are raised, and bots answer at once.
 load_flags() {
   echo --max-connections-per-address $(($1 * 3)) --tables-per-minute 1000000 \
-    --max-open-tables "$1" --rate 1000000 --bot-delay-ms 0
+    --max-open-tables "$1" --rate 1000000 --bot-delay-ms 0 --guests-per-hour 100000000
 }
 
 # Resident memory of process $1 in MB, and its open files.

@@ -54,6 +54,15 @@ pub struct AccountSettings {
     pub registrations_per_address: u32,
     /// The window of the registration throttle.
     pub registration_window_ms: u64,
+    /// Guest players made for one client address (`POST /api/guest`, a table created or a seat
+    /// taken without a session) within [`Self::guest_window_ms`] before 429.
+    pub guests_per_address: u32,
+    /// The window of the guest throttle.
+    pub guest_window_ms: u64,
+    /// A guest that has not played a game (none finished, no seat at a table still going) is
+    /// deleted with its sessions once it is this old and none of its sessions was used for
+    /// this long.
+    pub unplayed_guest_ms: u64,
     /// The most keys each throttle remembers (older ones are forgotten first).
     pub throttle_capacity: usize,
     /// Threads that hash and verify passwords (so, hashes computed at once).
@@ -72,6 +81,9 @@ impl Default for AccountSettings {
             login_window_ms: 15 * MINUTE_MS,
             registrations_per_address: 20,
             registration_window_ms: HOUR_MS,
+            guests_per_address: 60,
+            guest_window_ms: HOUR_MS,
+            unplayed_guest_ms: DAY_MS,
             throttle_capacity: 10_000,
             hash_threads: 2,
             hash_queue: 16,
@@ -468,6 +480,7 @@ pub(crate) struct Accounts {
     login_by_name: Throttle,
     login_by_address: Throttle,
     register_by_address: Throttle,
+    guest_by_address: Throttle,
     gate: Arc<HashGate>,
     upgraded: OnceCell<()>,
     next_sweep_ms: AtomicU64,
@@ -490,6 +503,11 @@ impl Accounts {
             register_by_address: Throttle::new(
                 s.registrations_per_address,
                 s.registration_window_ms,
+                s.throttle_capacity,
+            ),
+            guest_by_address: Throttle::new(
+                s.guests_per_address,
+                s.guest_window_ms,
                 s.throttle_capacity,
             ),
             gate: HashGate::new(s.hash_threads, s.hash_queue),
@@ -516,6 +534,30 @@ fn found(row: &sqlx::any::AnyRow) -> Found {
         hash: col_opt_str(row, 3),
     }
 }
+
+/// The guests made at or before `$1` that never played and have not been used since: no
+/// finished game, no seat at (nor creation of) a table still going (whose stored seats list
+/// holds the player's id), and no session used after `$1`.
+macro_rules! unplayed_guests {
+    () => {
+        "SELECT p.id FROM junqi_players p WHERE p.guest = 1 AND p.created_ms <= $1 \
+         AND NOT EXISTS (SELECT 1 FROM junqi_game_players g WHERE g.player_id = p.id) \
+         AND NOT EXISTS (SELECT 1 FROM junqi_sessions s WHERE s.player_id = p.id \
+         AND s.last_used_ms > $1) \
+         AND NOT EXISTS (SELECT 1 FROM junqi_tables t WHERE t.status <> 'over' \
+         AND (t.seats LIKE '%' || p.id || '%' OR t.creator = 'player:' || p.id))"
+    };
+}
+const DELETE_UNPLAYED_SESSIONS: &str = concat!(
+    "DELETE FROM junqi_sessions WHERE player_id IN (",
+    unplayed_guests!(),
+    ")"
+);
+const DELETE_UNPLAYED_GUESTS: &str = concat!(
+    "DELETE FROM junqi_players WHERE id IN (",
+    unplayed_guests!(),
+    ")"
+);
 
 const INSERT_SESSION: &str = "INSERT INTO junqi_sessions (token_hash, player_id, created_ms, last_used_ms) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING";
 
@@ -604,7 +646,9 @@ impl App {
         Ok(())
     }
 
-    /// Delete expired sessions, at most every [`SESSION_SWEEP_MS`] unless `now`.
+    /// Delete expired sessions and the guests that never played (see
+    /// [`AccountSettings::unplayed_guest_ms`]), at most every [`SESSION_SWEEP_MS`] unless
+    /// `force`.
     async fn sweep_sessions(&self, force: bool) {
         let now = self.now();
         let next = self.accounts.next_sweep_ms.load(Ordering::SeqCst);
@@ -634,6 +678,17 @@ impl App {
             .await
         {
             tracing::warn!("deleting expired sessions failed: {e}");
+        }
+        let made_before = now.saturating_sub(self.accounts.settings.unplayed_guest_ms) as i64;
+        let deleted = self
+            .db
+            .write(vec![
+                (DELETE_UNPLAYED_SESSIONS, vec![made_before.into()]),
+                (DELETE_UNPLAYED_GUESTS, vec![made_before.into()]),
+            ])
+            .await;
+        if let Err(e) = deleted {
+            tracing::warn!("deleting the guests that never played failed: {e}");
         }
     }
 
@@ -712,10 +767,21 @@ impl App {
             .map(|r| col_str(&r, 0)))
     }
 
-    /// A new guest player and its session. A chosen name follows the name policy and may not be
-    /// a registered player's name (400 with the reason); without one the guest is `Guest-NNNN`.
-    pub async fn new_guest(&self, name: Option<&str>) -> Result<(Player, String), Refusal> {
+    /// A new guest player and its session, made for a client at address `client`. A chosen
+    /// name follows the name policy and may not be a registered player's name (400 with the
+    /// reason); without one the guest is `Guest-NNNN`. Errors: 429 when the address has made
+    /// [`AccountSettings::guests_per_address`] guests within the window.
+    pub async fn new_guest(
+        &self,
+        name: Option<&str>,
+        client: IpAddr,
+    ) -> Result<(Player, String), Refusal> {
         self.accounts_ready().await?;
+        let by_address = address_key(client);
+        self.accounts
+            .guest_by_address
+            .take(&by_address, self.now())
+            .map_err(|ms| throttled(ThrottleKind::GuestsPerAddress, ms))?;
         let shown = match name.map(str::trim).filter(|n| !n.is_empty()) {
             None => format!("Guest-{}", random_id(4, b"0123456789")),
             Some(n) => {

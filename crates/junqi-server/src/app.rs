@@ -188,17 +188,21 @@ impl App {
     }
 
     /// The live table with this id, loading it from the database if it is not in memory.
-    pub(crate) async fn table(&self, id: &str) -> Option<TableHandle> {
+    /// Refused with [`Refusal::NoTable`] if there is no such table, and in a cluster with
+    /// [`Refusal::TableUnavailable`] while no node can run it yet (a takeover in progress).
+    pub(crate) async fn table(&self, id: &str) -> Result<TableHandle, Refusal> {
         if id.len() > 64 {
-            return None;
+            return Err(Refusal::NoTable);
         }
         if let Some(h) = self.registry.get(id) {
-            return Some(h);
+            return Ok(h);
         }
         match &self.cluster {
             // Run here under a lease, or forwarded to the node that runs it.
             Some(c) => c.resolve(self, id).await,
-            None => table::load_by_id(&self.env, id).await,
+            None => table::load_by_id(&self.env, id)
+                .await
+                .ok_or(Refusal::NoTable),
         }
     }
 
@@ -207,15 +211,15 @@ impl App {
         &self,
         id: &str,
         make: impl Fn() -> Cmd,
-    ) -> Option<TableHandle> {
+    ) -> Result<TableHandle, Refusal> {
         for _ in 0..2 {
             let h = self.table(id).await?;
             if h.tx.send(make()).await.is_ok() {
-                return Some(h);
+                return Ok(h);
             }
             self.registry.forget(id);
         }
-        None
+        Err(Refusal::TableUnavailable { retry_after: 1 })
     }
 
     /// The table id of a join code (case-insensitive).

@@ -98,6 +98,10 @@ const MIGRATIONS_SQLITE: &[(i64, &str)] = &[
     (4, include_str!("../migrations/sqlite/0004_lobby.sql")),
     (5, include_str!("../migrations/sqlite/0005_leases.sql")),
     (6, include_str!("../migrations/sqlite/0006_runs.sql")),
+    (
+        7,
+        include_str!("../migrations/sqlite/0007_actions_and_guests.sql"),
+    ),
 ];
 const MIGRATIONS_POSTGRES: &[(i64, &str)] = &[
     (1, include_str!("../migrations/postgres/0001_init.sql")),
@@ -109,6 +113,10 @@ const MIGRATIONS_POSTGRES: &[(i64, &str)] = &[
     (4, include_str!("../migrations/postgres/0004_lobby.sql")),
     (5, include_str!("../migrations/postgres/0005_leases.sql")),
     (6, include_str!("../migrations/postgres/0006_runs.sql")),
+    (
+        7,
+        include_str!("../migrations/postgres/0007_actions_and_guests.sql"),
+    ),
 ];
 
 fn bind<'q>(

@@ -45,6 +45,12 @@ pub enum Refusal {
     HelloTwice,
     /// No table has this id.
     NoTable,
+    /// The table exists but no server could run it just now (a cluster node taking it over
+    /// from a dead one): try again shortly.
+    TableUnavailable {
+        /// Seconds to wait before trying again.
+        retry_after: u64,
+    },
     /// No table has this join code.
     NoCode,
     /// No finished game has this id.
@@ -139,6 +145,8 @@ pub enum Refusal {
     },
     /// The seat is out of the game.
     YouAreOut,
+    /// The seat left the game for good (逃跑): it no longer talks at the table.
+    SeatLeft,
     /// Leaving during deployment.
     NoLeaveDeploying,
     /// A layout outside the deployment phase.
@@ -246,6 +254,8 @@ pub enum ThrottleKind {
     LoginsPerAddress,
     /// Failed logins for one account name.
     LoginsPerName,
+    /// Guest players made for one network address.
+    GuestsPerAddress,
 }
 
 impl ThrottleKind {
@@ -255,6 +265,7 @@ impl ThrottleKind {
             ThrottleKind::RegistrationsPerAddress => "registrations_per_address",
             ThrottleKind::LoginsPerAddress => "logins_per_address",
             ThrottleKind::LoginsPerName => "logins_per_name",
+            ThrottleKind::GuestsPerAddress => "guests_per_address",
         }
     }
 
@@ -263,6 +274,7 @@ impl ThrottleKind {
             ThrottleKind::RegistrationsPerAddress => "registrations from your network address",
             ThrottleKind::LoginsPerAddress => "failed logins from your network address",
             ThrottleKind::LoginsPerName => "failed logins for this name",
+            ThrottleKind::GuestsPerAddress => "guest players made from your network address",
         }
     }
 }
@@ -281,6 +293,7 @@ impl Refusal {
             HelloFirst => "request.hello_first",
             HelloTwice => "request.hello_twice",
             NoTable => "table.not_found",
+            TableUnavailable { .. } => "table.unavailable",
             NoCode => "table.code_not_found",
             NoGame => "game.not_found",
             NoBoard { .. } => "board.not_found",
@@ -306,6 +319,7 @@ impl Refusal {
             NotYourTurn { .. } => "table.not_your_turn",
             ResignTooEarly { .. } => "table.resign_too_early",
             YouAreOut => "table.out_of_game",
+            SeatLeft => "table.seat_left",
             NoLeaveDeploying => "table.no_leave_deploying",
             DeployClosed => "table.deploy_closed",
             DrawOpen => "table.draw_open",
@@ -358,7 +372,9 @@ impl Refusal {
             }
             HashingBusy { retry_after } => json!({"retry_after": retry_after}),
             FrameTooLarge { limit } | BodyTooLarge { limit } => json!({"limit": limit}),
-            RateLimited { retry_after } | ChatRateLimited { retry_after } => {
+            RateLimited { retry_after }
+            | ChatRateLimited { retry_after }
+            | TableUnavailable { retry_after } => {
                 json!({"retry_after": retry_after})
             }
             ChatTooLong { max } => json!({"max": max}),
@@ -407,7 +423,7 @@ impl Refusal {
             | TooManyTables { .. }
             | Throttled { .. }
             | ChatRateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
-            Busy | HashingBusy { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            Busy | HashingBusy { .. } | TableUnavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
             StoreFailed | Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             _ => StatusCode::BAD_REQUEST,
         }
@@ -419,6 +435,7 @@ impl Refusal {
             Refusal::RateLimited { retry_after }
             | Refusal::Throttled { retry_after, .. }
             | Refusal::HashingBusy { retry_after }
+            | Refusal::TableUnavailable { retry_after }
             | Refusal::ChatRateLimited { retry_after } => Some(*retry_after),
             _ => None,
         }
@@ -455,6 +472,10 @@ impl fmt::Display for Refusal {
             HelloFirst => write!(f, "send hello first"),
             HelloTwice => write!(f, "hello was already sent"),
             NoTable => write!(f, "no such table"),
+            TableUnavailable { retry_after } => write!(
+                f,
+                "the table is moving to another server: try again in {retry_after} s"
+            ),
             NoCode => write!(f, "no table has this code"),
             NoGame => write!(f, "no such game"),
             NoBoard { board } => write!(
@@ -511,6 +532,7 @@ impl fmt::Display for Refusal {
                 "resignation is refused in the first {seconds} seconds of play"
             ),
             YouAreOut => write!(f, "you are out of the game"),
+            SeatLeft => write!(f, "you left this game: you can watch it, not talk at it"),
             NoLeaveDeploying => write!(
                 f,
                 "you cannot leave during deployment (the deployment clock deploys for you)"

@@ -59,10 +59,17 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
     }
 }
 
+/// The token of an `Authorization: Bearer <token>` header. The scheme's name is
+/// case-insensitive (RFC 9110 §11.1): `bearer` and `BEARER` are read as `Bearer`.
+fn bearer_token(headers: &HeaderMap) -> Option<&str> {
+    let auth = headers.get(header::AUTHORIZATION)?.to_str().ok()?.trim();
+    let (scheme, token) = auth.split_once([' ', '\t'])?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
+}
+
 async fn session_player(app: &App, headers: &HeaderMap) -> Option<Player> {
-    let auth = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
-    let token = auth.strip_prefix("Bearer ")?.trim();
-    app.player_by_session(token).await
+    app.player_by_session(bearer_token(headers)?).await
 }
 
 /// The router of the whole service (the body limit is enforced before a handler reads; every
@@ -95,7 +102,37 @@ pub fn router(app: Arc<App>) -> Router {
             app.clone(),
             count_status,
         ))
+        .layer(axum::middleware::map_response(security_headers))
         .with_state(app)
+}
+
+/// The Content-Security-Policy of every response. The client is plain ES modules from this
+/// server, styled by its own CSS files and by script (CSSOM, which the policy allows), drawing
+/// with inline SVG and talking to this server alone (`'self'` covers its WebSocket); it is
+/// never framed.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
+style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; \
+object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// Headers that keep a browser from sniffing content types, framing the site (clickjacking),
+/// leaking table links in the referrer, or running script from anywhere but this server.
+async fn security_headers(mut res: Response) -> Response {
+    use axum::http::HeaderValue;
+    let h = res.headers_mut();
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("same-origin"),
+    );
+    res
 }
 
 /// Counts each response by status class (`junqi_http_requests_total`).
@@ -226,7 +263,7 @@ async fn get_table(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, Refusal> {
-    let h = app.table(&id).await.ok_or(Refusal::NoTable)?;
+    let h = app.table(&id).await?;
     let s = h.summary.lock().map(|s| s.clone()).unwrap_or(Value::Null);
     Ok(Json(s))
 }
@@ -413,10 +450,7 @@ async fn create(
     let (player, session) = match session_player(&app, &headers).await {
         Some(p) => (p, None),
         None => {
-            let (p, s) = app
-                .new_guest(None)
-                .await
-                .map_err(|e| Refusal::Internal(e.to_string()))?;
+            let (p, s) = app.new_guest(None, addr.ip()).await?;
             (p, Some(s))
         }
     };
@@ -535,9 +569,10 @@ struct Credentials {
 
 async fn guest(
     State(app): State<Arc<App>>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
     Body(b): Body<GuestBody>,
 ) -> Result<Json<Value>, Refusal> {
-    let (p, s) = app.new_guest(b.name.as_deref()).await?;
+    let (p, s) = app.new_guest(b.name.as_deref(), client.ip()).await?;
     Ok(Json(json!({"player": p.to_json(), "session": s})))
 }
 
@@ -565,13 +600,8 @@ async fn login(
 }
 
 async fn logout(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<StatusCode, Refusal> {
-    let token = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|a| a.to_str().ok())
-        .and_then(|a| a.strip_prefix("Bearer "))
-        .map(|t| t.trim().to_string())
-        .ok_or(Refusal::NoSession)?;
-    app.logout(&token).await?;
+    let token = bearer_token(&headers).ok_or(Refusal::NoSession)?;
+    app.logout(token).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -753,7 +783,9 @@ async fn finished_game(app: &App, id: &str) -> Result<FinishedGame, Refusal> {
     let mut game = TableGame::from_header(&config.rules, &header).map_err(internal)?;
     let start = game.observation_json(Observer::Referee);
     let mut steps = Vec::new();
-    for (_, text) in crate::store::entries(&app.db, id).await.map_err(internal)? {
+    for crate::store::StoredEntry { text, .. } in
+        crate::store::entries(&app.db, id).await.map_err(internal)?
+    {
         let applied = game.apply_text(&text).map_err(internal)?;
         steps.push(json!({
             "v": steps.len() + 1, "entry": applied.entry_text, "events": applied.all_events(),
@@ -819,8 +851,11 @@ async fn ws(
     State(app): State<Arc<App>>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
     Path(id): Path<String>,
+    counted: Option<axum::Extension<crate::limits::Counted>>,
     upgrade: WebSocketUpgrade,
 ) -> Response {
+    // The connection stays counted against its address for as long as the WebSocket is open.
+    let counted = counted.map(|c| c.0);
     upgrade
         // Frames are a few KiB: small buffers (the defaults are 128 KiB each) keep an idle
         // connection at a few KiB of memory; a larger message still goes through.
@@ -828,5 +863,29 @@ async fn ws(
         .write_buffer_size(crate::protocol::WS_BUFFER)
         .max_message_size(crate::protocol::MAX_WS_MESSAGE)
         .max_frame_size(crate::protocol::MAX_WS_MESSAGE)
-        .on_upgrade(move |socket| crate::ws::serve(app, id, addr.ip(), socket))
+        .on_upgrade(move |socket| async move {
+            let _counted = counted;
+            crate::ws::serve(app, id, addr.ip(), socket).await
+        })
+}
+
+#[cfg(test)]
+mod bearer_tests {
+    use super::*;
+
+    #[test]
+    fn the_bearer_scheme_is_case_insensitive() {
+        let with = |v: &str| {
+            let mut h = HeaderMap::new();
+            h.insert(header::AUTHORIZATION, v.parse().unwrap());
+            bearer_token(&h).map(str::to_string)
+        };
+        for v in ["Bearer tok", "bearer tok", "BEARER  tok ", "bEaReR\ttok"] {
+            assert_eq!(with(v).as_deref(), Some("tok"), "{v:?}");
+        }
+        for v in ["Basic tok", "Bearer", "Bearer ", "Bearertok", "tok"] {
+            assert_eq!(with(v), None, "{v:?}");
+        }
+        assert_eq!(bearer_token(&HeaderMap::new()), None);
+    }
 }

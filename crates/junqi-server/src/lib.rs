@@ -357,8 +357,11 @@ async fn serve(
         let _ = tcp.set_nodelay(true);
         let router = router.clone();
         let mut stopping = phase.clone();
+        // Shared with the requests of the connection: an upgraded WebSocket outlives the HTTP
+        // connection task (hyper hands its socket over), so it keeps its own share of the
+        // count until it closes.
+        let guard = guard.map(Arc::new);
         connections.spawn(async move {
-            let _guard = guard;
             let svc = hyper::service::service_fn(
                 move |mut req: hyper::Request<hyper::body::Incoming>| {
                     // The address every limit keys on: the peer, or behind a trusted proxy
@@ -367,6 +370,7 @@ async fn serve(
                     let client = std::net::SocketAddr::new(ip, peer.port());
                     req.extensions_mut()
                         .insert(axum::extract::ConnectInfo(client));
+                    req.extensions_mut().insert(limits::Counted(guard.clone()));
                     router.clone().oneshot(req)
                 },
             );

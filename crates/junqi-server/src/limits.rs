@@ -205,6 +205,11 @@ pub struct ConnGuard {
     open: Arc<Mutex<HashMap<IpAddr, usize>>>,
 }
 
+/// The count a request's connection holds (none behind a trusted proxy), for a handler whose
+/// work outlives the HTTP connection: a WebSocket keeps it until it closes.
+#[derive(Clone)]
+pub struct Counted(pub Option<Arc<ConnGuard>>);
+
 impl ConnCounter {
     /// At most `max_per_address` open connections from one address.
     pub fn new(max_per_address: usize) -> ConnCounter {

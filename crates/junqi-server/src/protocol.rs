@@ -17,6 +17,8 @@ pub const MAX_WS_MESSAGE: usize = 256 * 1024;
 /// The read and write buffers of a WebSocket connection.
 pub const WS_BUFFER: usize = 8 * 1024;
 const MAX_TEXT: usize = 256;
+/// The longest client-chosen action id.
+pub const MAX_ACTION_ID: usize = 64;
 /// The longest layout: a land-sea-air layout names 41 pieces (`c2=army_group_commander` …),
 /// about 600 bytes.
 const MAX_LAYOUT: usize = 1024;
@@ -70,6 +72,12 @@ pub enum ClientMsg {
     Act {
         /// The action.
         action: String,
+        /// The client's id for this action (1 to 64 letters, digits, `-`, `_`, `.`, `:`),
+        /// unique within the game for its seat: an `act` resent with an id the seat's game has
+        /// already applied is answered with that entry's ack again and not applied twice,
+        /// across reconnects, restarts and cluster takeovers.
+        #[serde(default)]
+        action_id: Option<String>,
     },
     /// Resign.
     Resign {},
@@ -137,7 +145,12 @@ impl ClientMsg {
             ClientMsg::AddBot { bot: Some(b), .. } => v.push(("bot", b.as_str())),
             ClientMsg::TakeSeat { name: Some(n), .. } => v.push(("name", n.as_str())),
             ClientMsg::Deploy { layout } => v.push(("layout", layout.as_str())),
-            ClientMsg::Act { action } => v.push(("action", action.as_str())),
+            ClientMsg::Act { action, action_id } => {
+                v.push(("action", action.as_str()));
+                if let Some(id) = action_id {
+                    v.push(("action_id", id.as_str()));
+                }
+            }
             // A chat text is measured in characters by the table (200 Chinese characters are
             // 600 bytes); the frame limit bounds it here.
             ClientMsg::Chat {
@@ -199,6 +212,20 @@ pub fn parse_client(text_frame: &str) -> Result<Request, (Refusal, Option<Value>
             ));
         }
     }
+    if let ClientMsg::Act {
+        action_id: Some(a), ..
+    } = &msg
+    {
+        let fine = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':');
+        if a.is_empty() || a.len() > MAX_ACTION_ID || !a.chars().all(fine) {
+            return Err((
+                bad(format!(
+                    "field \"action_id\" must be 1 to {MAX_ACTION_ID} letters, digits, '-', '_', '.' or ':'"
+                )),
+                id,
+            ));
+        }
+    }
     if let ClientMsg::Ping { t } = &msg {
         if t.to_string().len() > 64 {
             return Err((
@@ -215,6 +242,13 @@ pub fn ack_frame(id: &Value) -> String {
     json!({"type": "ack", "id": id}).to_string()
 }
 
+/// The ack of an `act` that carried an `action_id`: sent whether or not the frame had a
+/// request `id` (then `null`), with the event version `v` of the entry the action made, and
+/// `repeat: true` when it was a resend of an action already applied (nothing was applied now).
+pub fn act_ack_frame(id: Option<&Value>, action_id: &str, v: u64, repeat: bool) -> String {
+    json!({"type": "ack", "id": id, "action_id": action_id, "v": v, "repeat": repeat}).to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -229,7 +263,8 @@ mod tests {
             parse_client(r#"{"type":"act","action":"a2-a6","id":3}"#).unwrap(),
             Request {
                 msg: ClientMsg::Act {
-                    action: "a2-a6".into()
+                    action: "a2-a6".into(),
+                    action_id: None,
                 },
                 id: Some(json!(3))
             }
@@ -253,6 +288,25 @@ mod tests {
         assert!(reason(&layout(1025)).contains("at most 1024 bytes"));
         let (_, id) = parse_client(r#"{"type":"nope","id":"r1"}"#).unwrap_err();
         assert_eq!(id, Some(json!("r1")));
+    }
+
+    #[test]
+    fn action_ids_are_short_plain_texts() {
+        let act = |id: &str| format!(r#"{{"type":"act","action":"a2-a6","action_id":{id}}}"#);
+        assert_eq!(
+            parse_client(&act(r#""m-17.b:2""#)).unwrap().msg,
+            ClientMsg::Act {
+                action: "a2-a6".into(),
+                action_id: Some("m-17.b:2".into())
+            }
+        );
+        for bad in ["\"\"", "\"a b\"", "\"<x>\"", "5", "\"é\""] {
+            assert!(parse_client(&act(bad)).is_err(), "{bad}");
+        }
+        let long = format!("\"{}\"", "x".repeat(MAX_ACTION_ID + 1));
+        assert!(reason(&act(&long)).contains("action_id"));
+        let just = format!("\"{}\"", "x".repeat(MAX_ACTION_ID));
+        assert!(parse_client(&act(&just)).is_ok());
     }
 
     #[test]

@@ -107,10 +107,31 @@ pub(crate) fn start_play(id: &str, header: &str, started_ms: i64, seats: &str) -
 }
 
 /// One record entry.
-pub(crate) fn insert_entry(id: &str, seq: i64, entry: &str, at_ms: i64) -> Stmt {
+/// Store an entry of a table's record, with the client's id of the action that made it.
+pub(crate) fn insert_entry(
+    id: &str,
+    seq: i64,
+    entry: &str,
+    at_ms: i64,
+    action_id: Option<&str>,
+) -> Stmt {
     (
-        "INSERT INTO junqi_entries (table_id, seq, entry, at_ms) VALUES ($1, $2, $3, $4)",
-        vec![id.into(), seq.into(), entry.into(), at_ms.into()],
+        "INSERT INTO junqi_entries (table_id, seq, entry, at_ms, action_id) VALUES ($1, $2, $3, $4, $5)",
+        vec![
+            id.into(),
+            seq.into(),
+            entry.into(),
+            at_ms.into(),
+            action_id.map(str::to_string).into(),
+        ],
+    )
+}
+
+/// Whether a game is being played with nobody left at it (see `open_tables_of`).
+pub(crate) fn set_unattended(id: &str, unattended: bool) -> Stmt {
+    (
+        "UPDATE junqi_tables SET unattended = $1 WHERE id = $2",
+        vec![(unattended as i64).into(), id.into()],
     )
 }
 
@@ -159,16 +180,31 @@ pub(crate) async fn unfinished_tables(db: &Db) -> Result<Vec<StoredTable>, Strin
         .collect())
 }
 
-/// The stored entries of a table's record, in order: (seq, entry text).
-pub(crate) async fn entries(db: &Db, id: &str) -> Result<Vec<(i64, String)>, String> {
+/// One stored entry of a table's record.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct StoredEntry {
+    /// Its place in the record (1, 2, …: the event version it made).
+    pub seq: i64,
+    /// The entry in the record's text form.
+    pub text: String,
+    /// The client's id of the action that made it, if it sent one.
+    pub action_id: Option<String>,
+}
+
+/// The stored entries of a table's record, in order.
+pub(crate) async fn entries(db: &Db, id: &str) -> Result<Vec<StoredEntry>, String> {
     Ok(db
         .fetch(
-            "SELECT seq, entry FROM junqi_entries WHERE table_id = $1 ORDER BY seq",
+            "SELECT seq, entry, action_id FROM junqi_entries WHERE table_id = $1 ORDER BY seq",
             vec![id.into()],
         )
         .await?
         .iter()
-        .map(|r| (col_i64(r, 0), col_str(r, 1)))
+        .map(|r| StoredEntry {
+            seq: col_i64(r, 0),
+            text: col_str(r, 1),
+            action_id: col_opt_str(r, 2),
+        })
         .collect())
 }
 
@@ -205,12 +241,14 @@ pub(crate) async fn lobby(db: &Db, limit: i64) -> Result<Vec<Value>, String> {
         .collect())
 }
 
-/// How many tables of a creator key are still open to players (waiting for seats or
-/// deploying), on every server of the database.
+/// How many tables of a creator key are still open (waiting for seats or deploying), or being
+/// played on by computers alone with nobody left at them (unattended), on every server of the
+/// database.
 pub(crate) async fn open_tables_of(db: &Db, creator: &str) -> Result<usize, String> {
     Ok(db
         .fetch_opt(
-            "SELECT COUNT(*) FROM junqi_tables WHERE creator = $1 AND status IN ('waiting', 'deploying')",
+            "SELECT COUNT(*) FROM junqi_tables WHERE creator = $1 AND (status IN ('waiting', 'deploying') \
+             OR (status = 'playing' AND unattended = 1))",
             vec![creator.into()],
         )
         .await?
@@ -505,5 +543,39 @@ mod tests {
             return;
         };
         concurrent_rating_updates(&url).await;
+    }
+
+    /// A creator's open tables: those waiting or deploying, and those played on by computers
+    /// alone with nobody left at them; not those people play, nor finished ones.
+    #[tokio::test]
+    async fn open_tables_count_unattended_games() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}?mode=rwc", dir.path().join("o.db").display());
+        let db = Db::open(&url).await.unwrap();
+        for (i, status) in ["waiting", "deploying", "playing", "playing", "over"]
+            .iter()
+            .enumerate()
+        {
+            let id = format!("t{i}");
+            let stmt = insert_table(&id, &id, "x", "{}", 0, status, "[]", 1, "player:p", None);
+            db.write(vec![stmt]).await.unwrap();
+        }
+        assert_eq!(open_tables_of(&db, "player:p").await, Ok(2));
+        db.write(vec![set_unattended("t3", true)]).await.unwrap();
+        assert_eq!(open_tables_of(&db, "player:p").await, Ok(3));
+        db.write(vec![finish_table("t3", "draw", 2)]).await.unwrap();
+        assert_eq!(open_tables_of(&db, "player:p").await, Ok(2), "over");
+        db.write(vec![
+            set_unattended("t2", true),
+            set_unattended("t2", false),
+        ])
+        .await
+        .unwrap();
+        assert_eq!(
+            open_tables_of(&db, "player:p").await,
+            Ok(2),
+            "attended again"
+        );
+        assert_eq!(open_tables_of(&db, "player:q").await, Ok(0));
     }
 }

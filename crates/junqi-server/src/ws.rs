@@ -218,15 +218,15 @@ pub(crate) async fn serve(app: Arc<App>, table_id: String, client: IpAddr, socke
                         last_v,
                     })
                     .await;
-                if sent.is_none() {
-                    let _ = tx.try_send(Utf8Bytes::from(error_frame(
-                        &Refusal::NoTable,
-                        req.id.as_ref(),
-                    )));
-                    drop(tx);
-                    break;
+                match sent {
+                    Ok(h) => joined = Some(h),
+                    Err(refusal) => {
+                        let _ =
+                            tx.try_send(Utf8Bytes::from(error_frame(&refusal, req.id.as_ref())));
+                        drop(tx);
+                        break;
+                    }
                 }
-                joined = sent;
             }
             (None, _) => say(&Refusal::HelloFirst, req.id.as_ref()),
             (Some(h), msg) => {
@@ -247,7 +247,7 @@ pub(crate) async fn serve(app: Arc<App>, table_id: String, client: IpAddr, socke
                     }
                 }
                 if let (ClientMsg::TakeSeat { name, .. }, false) = (&msg, identified) {
-                    match app.new_guest(name.as_deref()).await {
+                    match app.new_guest(name.as_deref(), client).await {
                         Ok((p, _)) => {
                             identified = true;
                             account_key = Some(format!("player:{}", p.id));

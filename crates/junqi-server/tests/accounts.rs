@@ -476,7 +476,7 @@ async fn session_tokens_are_stored_only_as_hashes() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sessions_expire_after_30_idle_days() {
     let ts = start().await;
-    let s = guest(&ts, "").await.body["session"]
+    let s = register(&ts, "ivy").await.body["session"]
         .as_str()
         .unwrap()
         .to_string();
@@ -1020,4 +1020,93 @@ async fn account_refusals_carry_codes_and_typed_bodies() {
     // An empty guest body is `{}`: a guest with the server's name.
     let r = call("POST", "/api/guest", None).await;
     assert_eq!(r.status, 200, "{}", r.body);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn guests_are_throttled_per_address_on_every_path() {
+    let ts = start_with(|c| c.settings.accounts.guests_per_address = 3).await;
+    // Three guests from one address: by POST /api/guest, by a table created without a session,
+    // and by a seat taken on a WebSocket without one.
+    let r = post_from(&ts, "127.0.0.9", "/api/guest", json!({})).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let t = post_from(
+        &ts,
+        "127.0.0.9",
+        "/api/tables",
+        json!({"board": "two_player"}),
+    )
+    .await;
+    assert_eq!(t.status, 201, "{}", t.body);
+    let id = t.body["table"]["id"].as_str().unwrap().to_string();
+    let mut c =
+        junqi_server::client::WsClient::connect_from("127.0.0.9".parse().unwrap(), &ts.ws_url(&id))
+            .await
+            .unwrap();
+    c.send(&json!({"type": "hello"})).await.unwrap();
+    c.recv_type("welcome").await.unwrap();
+    c.send(&json!({"type": "take_seat", "seat": 1, "id": 1}))
+        .await
+        .unwrap();
+    let ack = c.recv_type("ack").await.unwrap();
+    assert_eq!(ack["id"], 1);
+    // The fourth is refused on every path, with the throttle's code and a wait.
+    let r = post_from(&ts, "127.0.0.9", "/api/guest", json!({})).await;
+    assert_eq!(r.status, 429, "{}", r.body);
+    assert_eq!(code_of(&r), "account.throttled", "{}", r.body);
+    assert_eq!(r.body["args"]["what"], "guests_per_address", "{}", r.body);
+    assert!(r.header("retry-after").is_some());
+    let t = post_from(&ts, "127.0.0.9", "/api/play-computer", json!({})).await;
+    assert_eq!(t.status, 429, "{}", t.body);
+    assert_eq!(code_of(&t), "account.throttled", "{}", t.body);
+    // Another address has its own allowance; the window ends after an hour.
+    let r = post_from(&ts, "127.0.0.10", "/api/guest", json!({})).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    ts.clock.advance(3600 * 1000 + 1000);
+    let r = post_from(&ts, "127.0.0.9", "/api/guest", json!({})).await;
+    assert_eq!(r.status, 200, "after the window: {}", r.body);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn guests_that_never_played_are_deleted_after_an_idle_day() {
+    let ts = start().await;
+    let session = |r: &Reply| r.body["session"].as_str().unwrap().to_string();
+    let id = |r: &Reply| r.body["player"]["id"].as_str().unwrap().to_string();
+    let idle = guest(&ts, "").await;
+    let played = guest(&ts, "").await;
+    let active = guest(&ts, "").await;
+    let db = open_db(&ts).await;
+    // `played` finished a game.
+    db.write1(
+        "INSERT INTO junqi_game_players (table_id, seat, player_id, finished_ms) VALUES ('t_x', 0, $1, 1)",
+        vec![id(&played).into()],
+    )
+    .await
+    .unwrap();
+    let players = |db: junqi_server::db::Db, p: String| async move {
+        db.fetch("SELECT id FROM junqi_players WHERE id = $1", vec![p.into()])
+            .await
+            .unwrap()
+            .len()
+    };
+    // Half a day: `active` uses its session; nothing is deleted yet.
+    ts.clock.advance(DAY_MS / 2);
+    assert_eq!(me(&ts, &session(&active)).await, 200);
+    assert_eq!(players(db.clone(), id(&idle)).await, 1);
+    // A day and an hour after they were made: the idle guest that never played is gone with
+    // its session; the one that played and the one used half a day ago stay.
+    ts.clock.advance(DAY_MS / 2 + 3600 * 1000 + 1000);
+    assert_eq!(me(&ts, &session(&active)).await, 200, "used half a day ago");
+    assert_eq!(
+        me(&ts, &session(&idle)).await,
+        401,
+        "never played, idle a day"
+    );
+    assert_eq!(
+        players(db.clone(), id(&idle)).await,
+        0,
+        "its row is deleted"
+    );
+    assert_eq!(me(&ts, &session(&played)).await, 200, "it played a game");
+    assert_eq!(players(db.clone(), id(&played)).await, 1);
+    assert_eq!(players(db.clone(), id(&active)).await, 1);
 }

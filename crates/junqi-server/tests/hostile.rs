@@ -254,3 +254,47 @@ async fn a_connection_that_keeps_flooding_is_closed() {
         .unwrap();
     assert_eq!(f["code"], "request.rate_limited", "{f}");
 }
+
+/// Every answer, page or API, carries the headers that keep a browser from sniffing types,
+/// framing the site or running script from elsewhere; and the bearer scheme is read in any case.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_response_carries_the_security_headers() {
+    let ts = start().await;
+    for path in [
+        "/",
+        "/js/app.js",
+        "/api/info",
+        "/api/tables/nope",
+        "/api/me",
+    ] {
+        let r = http_from("127.0.0.1", &ts.addr(), "GET", path, None, None).await;
+        assert_eq!(
+            r.header("x-content-type-options"),
+            Some("nosniff"),
+            "{path}"
+        );
+        assert_eq!(r.header("x-frame-options"), Some("DENY"), "{path}");
+        assert_eq!(r.header("referrer-policy"), Some("same-origin"), "{path}");
+        let csp = r.header("content-security-policy").unwrap_or_default();
+        assert!(
+            csp.contains("default-src 'self'") && csp.contains("frame-ancestors 'none'"),
+            "{path}: {csp}"
+        );
+    }
+    // `Authorization: bearer …` (lower case) is the same scheme.
+    let guest = ts.post("/api/guest", json!({})).await.1;
+    let session = guest["session"].as_str().unwrap();
+    let mut s = tokio::net::TcpStream::connect(ts.addr()).await.unwrap();
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    s.write_all(
+        format!(
+            "GET /api/me HTTP/1.1\r\nHost: x\r\nAuthorization: bearer {session}\r\nConnection: close\r\n\r\n"
+        )
+        .as_bytes(),
+    )
+    .await
+    .unwrap();
+    let mut answer = String::new();
+    s.read_to_string(&mut answer).await.unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+}

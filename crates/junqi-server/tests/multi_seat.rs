@@ -852,3 +852,111 @@ async fn a_six_player_game_against_the_computer_pauses_while_its_person_is_away(
     };
     move_once(&mut me).await;
 }
+
+/// A game nobody is left at (its person resigned and closed the page; two computers play on)
+/// does not wait for the pacing delay: with a minute's delay on a clock the test does not move,
+/// an attended game stands still, and the unattended one plays to its end. While somebody
+/// watches, the delay holds again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_with_nobody_left_at_it_plays_on_without_pacing() {
+    let ts = start_with(|c| c.settings.bot_delay_ms = 60_000).await;
+    let (st, created) = ts
+        .post(
+            "/api/play-computer",
+            json!({"board": "three_player", "seat": 0, "bot": "random"}),
+        )
+        .await;
+    assert_eq!(st, 201, "{created}");
+    let id = created["table"]["id"].as_str().unwrap().to_string();
+    let mut c = join(&ts, &id, created["token"].as_str(), None).await;
+    deploy_and_play(&mut c, 4).await;
+    let plies = async |ts: &TestServer| {
+        let (_, t) = ts.get(&format!("/api/tables/{id}")).await;
+        (t["plies"].as_u64().unwrap_or(0), t["status"].clone())
+    };
+    // Seat 0 moves first; the bots' replies then wait a minute that never passes.
+    let mut me = Seated {
+        seat: 0,
+        c,
+        token: String::new(),
+    };
+    move_once(&mut me).await;
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let (before, _) = plies(&ts).await;
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    assert_eq!(plies(&ts).await.0, before, "paced: the bots wait");
+    // Past the resignation window (which lets the parked reply through), seat 0 resigns and
+    // stays to watch: the delay still holds.
+    ts.clock.advance(91_000);
+    let mut me = me.c;
+    me.send(&json!({"type": "resign", "id": "r"}))
+        .await
+        .unwrap();
+    me.recv_until(|f| f["type"] == "ack" && f["id"] == "r")
+        .await
+        .unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let (watched, status) = plies(&ts).await;
+    assert_eq!(status, "playing");
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    assert_eq!(plies(&ts).await.0, watched, "watched: still paced");
+    // It leaves: nobody is left, and the two computers play to the end without the delay.
+    me.close().await;
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    loop {
+        let (n, status) = plies(&ts).await;
+        if status == "over" {
+            assert!(n > watched, "{n} plies");
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "the unattended game stands at ply {n}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+}
+
+/// A seat that left a game for good (逃跑) may come back with its seat token to watch, but no
+/// longer talks at the table; the others still chat.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_that_left_cannot_chat_by_coming_back() {
+    let ts = start().await;
+    let (id, mut people) = seated_table(
+        &ts,
+        json!({"board": "three_player", "move_seconds": 0}),
+        &[0, 1, 2],
+        "random",
+        52,
+    )
+    .await;
+    people[1].c.send(&json!({"type": "leave"})).await.unwrap();
+    until_entry(&mut people[0].c, "leave 1").await;
+    let token = people[1].token.clone();
+    let mut back = join(&ts, &id, Some(&token), None).await;
+    back.send(&json!({"type": "chat", "text": "我回来了", "id": 1}))
+        .await
+        .unwrap();
+    let e = back
+        .recv_until(|f| f["type"] == "error" && f["id"] == 1)
+        .await
+        .unwrap();
+    assert_eq!(e["code"], "table.seat_left", "{e}");
+    back.send(&json!({"type": "chat", "phrase": "hello", "id": 2}))
+        .await
+        .unwrap();
+    let e = back
+        .recv_until(|f| f["type"] == "error" && f["id"] == 2)
+        .await
+        .unwrap();
+    assert_eq!(e["code"], "table.seat_left", "{e}");
+    // Seat 2, still in the game, talks; the one who left still hears it.
+    people[2]
+        .c
+        .send(&json!({"type": "chat", "text": "继续", "id": 3}))
+        .await
+        .unwrap();
+    let heard = back.recv_type("chat").await.unwrap();
+    assert_eq!(heard["text"], "继续");
+    assert_eq!(heard["seat"], 2);
+}

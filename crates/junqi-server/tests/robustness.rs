@@ -193,6 +193,53 @@ async fn one_address_cannot_hold_every_connection() {
     assert!(ok);
 }
 
+/// WebSockets count against their address for as long as they are open (the HTTP connection
+/// they were upgraded from has ended by then): with a cap of 4, the fifth WebSocket from one
+/// address is cut while the first four stay open, and a closed one makes room again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn websockets_count_against_their_address_while_open() {
+    let ts = with_settings(|s| s.max_connections_per_address = 4).await;
+    let (_, created) = ts.post("/api/tables", json!({"board": "two_player"})).await;
+    let id = created["table"]["id"].as_str().unwrap().to_string();
+    let mut open = Vec::new();
+    for _ in 0..4 {
+        open.push(join(&ts, &id, None, None).await);
+    }
+    // The fifth is refused before or right after its upgrade.
+    let fifth = async {
+        let mut c = WsClient::connect(&ts.ws_url(&id)).await?;
+        c.send(&json!({"type": "hello"})).await?;
+        loop {
+            c.recv().await?;
+        }
+    };
+    let r: Result<(), String> = tokio::time::timeout(Duration::from_secs(5), fifth)
+        .await
+        .unwrap_or(Ok(()));
+    assert!(r.is_err(), "a fifth WebSocket from one address stays open");
+    // The four are still served.
+    for c in open.iter_mut() {
+        c.send(&json!({"type": "ping", "t": 1})).await.unwrap();
+        assert_eq!(c.recv_type("pong").await.unwrap()["t"], 1);
+    }
+    // Plain HTTP from that address is refused too while four WebSockets are open.
+    assert!(
+        http(&ts.addr(), "GET", "/api/info", None, None)
+            .await
+            .is_err(),
+        "the address's connections are all taken"
+    );
+    // One closes: the address may connect again.
+    drop(open.pop());
+    let ok = eventually(Duration::from_secs(3), async || {
+        http(&ts.addr(), "GET", "/api/info", None, None)
+            .await
+            .is_ok_and(|(st, _)| st == 200)
+    })
+    .await;
+    assert!(ok, "a closed WebSocket gives its place back");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tables_nobody_plays_at_close_and_spam_is_refused() {
     let ts = with_settings(|s| {
@@ -473,4 +520,93 @@ async fn limits_key_on_the_forwarded_client_only_behind_a_trusted_proxy() {
             "{xff}"
         );
     }
+}
+
+/// An `act` carries the client's `action_id`: it is applied once and acknowledged with its
+/// entry's version; the same id sent again (on the same connection, after a reconnection,
+/// after a kill -9 and restart) is acknowledged again as a repeat and applies nothing, even
+/// when the action would now be illegal. The other seat's ids are its own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_action_resent_with_its_id_is_applied_once() {
+    let ts = start().await;
+    let (id, mut a, mut b, t0, t1) = two_people(&ts, 0).await;
+    let sync = a
+        .log
+        .iter()
+        .rev()
+        .find(|f| f["type"] == "sync")
+        .cloned()
+        .unwrap();
+    let action = first_legal(&sync);
+    let act = json!({"type": "act", "action": action, "action_id": "m-1"});
+    a.send(&act).await.unwrap();
+    let ack = a.recv_type("ack").await.unwrap();
+    assert_eq!(ack["action_id"], "m-1", "{ack}");
+    assert_eq!(ack["repeat"], false, "{ack}");
+    assert!(ack["id"].is_null(), "no request id was given: {ack}");
+    let v = ack["v"].as_u64().unwrap();
+    let ev = b.recv_type("events").await.unwrap();
+    assert_eq!(ev["v"], v);
+    // Again on the same connection, with a request id: a repeat, nothing applied.
+    let mut again = act.clone();
+    again["id"] = json!(7);
+    a.send(&again).await.unwrap();
+    let ack = a.recv_type("ack").await.unwrap();
+    assert_eq!(
+        (ack["id"].clone(), ack["v"].as_u64(), ack["repeat"].clone()),
+        (json!(7), Some(v), json!(true)),
+        "{ack}"
+    );
+    // North's own id "m-1" is a new action of North's.
+    let north = wait_turn(&mut b).await[0].clone();
+    b.send(&json!({"type": "act", "action": north, "action_id": "m-1"}))
+        .await
+        .unwrap();
+    let ack_b = b.recv_type("ack").await.unwrap();
+    assert_eq!(ack_b["repeat"], false, "{ack_b}");
+    assert_eq!(ack_b["v"].as_u64(), Some(v + 1));
+    // After a reconnection, and after kill -9 and a restart: still a repeat.
+    drop(a);
+    let mut a = join(&ts, &id, Some(&t0), None).await;
+    a.send(&again).await.unwrap();
+    let ack = a.recv_type("ack").await.unwrap();
+    assert_eq!(
+        (ack["v"].as_u64(), ack["repeat"].clone()),
+        (Some(v), json!(true))
+    );
+    let clock = ts.clock.clone();
+    ts.server.abort();
+    let dir = ts.dir;
+    drop((a, b));
+    let cfg = config(None, dir.as_ref().unwrap().path().to_path_buf(), &clock);
+    let server = junqi_server::start(cfg).await.expect("restarts");
+    let ts = TestServer { server, clock, dir };
+    let mut a = join(&ts, &id, Some(&t0), None).await;
+    a.send(&again).await.unwrap();
+    let ack = a.recv_type("ack").await.unwrap();
+    assert_eq!(
+        (ack["v"].as_u64(), ack["repeat"].clone()),
+        (Some(v), json!(true))
+    );
+    let mut b = join(&ts, &id, Some(&t1), None).await;
+    b.send(&json!({"type": "act", "action": north, "action_id": "m-1", "id": 2}))
+        .await
+        .unwrap();
+    let ack_b = b.recv_type("ack").await.unwrap();
+    assert_eq!(
+        (ack_b["v"].as_u64(), ack_b["repeat"].clone()),
+        (Some(v + 1), json!(true))
+    );
+    // The record holds each action once: two plies.
+    let (_, t) = ts.get(&format!("/api/tables/{id}")).await;
+    assert_eq!(t["plies"], 2, "{t}");
+    // A new id is a new action: South's first move again is refused as the referee says.
+    a.send(&json!({"type": "act", "action": action, "action_id": "m-2", "id": 3}))
+        .await
+        .unwrap();
+    let e = a
+        .recv_until(|f| f["type"] == "error" && f["id"] == 3)
+        .await
+        .unwrap();
+    assert_ne!(e["code"], "request.bad", "{e}");
 }

@@ -186,6 +186,8 @@ impl Node {
                 rate,
                 "--max-connections-per-address",
                 "10000",
+                "--guests-per-hour",
+                "1000000",
                 "--tables-per-minute",
                 tables_per_minute,
                 "--default-bot",
@@ -235,9 +237,17 @@ struct Player {
     /// The entries of the `events` frames seen, in order (from version `first_v` + 1).
     entries: Vec<String>,
     first_v: Option<u64>,
-    /// Actions sent whose ack never came (the connection ended first): each may or may not
-    /// have been stored.
-    unsure: usize,
+    /// The action sent whose answer has not come yet, with its `action_id`: resent with the
+    /// same id after a reconnection until it is answered (applied at most once).
+    pending: Option<(String, String)>,
+    /// Actions sent so far (the next `action_id`).
+    sent: usize,
+    /// Resends answered as repeats: the first send had been applied, its ack lost.
+    repeats: usize,
+    /// Hellos refused with `table.not_found` (for a table that exists: never right).
+    not_found: usize,
+    /// Hellos answered `table.unavailable` (retryable).
+    unavailable: usize,
     rng: rand::rngs::SmallRng,
     /// The node it connected through last.
     via: String,
@@ -255,7 +265,11 @@ impl Player {
             over: None,
             entries: Vec::new(),
             first_v: None,
-            unsure: 0,
+            pending: None,
+            sent: 0,
+            repeats: 0,
+            not_found: 0,
+            unavailable: 0,
             rng: rand::rngs::SmallRng::seed_from_u64(seed),
             via: String::new(),
         }
@@ -305,45 +319,55 @@ impl Player {
             }
             Some("observation") => self.legal = legal_of(&f),
             Some("game_over") => self.over = Some(f.clone()),
+            Some("error") if f["code"] == "table.not_found" => self.not_found += 1,
+            Some("error") if f["code"] == "table.unavailable" => self.unavailable += 1,
             _ => {}
         }
         Ok(f)
     }
 }
 
-/// Deploy (if asked) and make one move: wait for our turn, act, wait for the ack (or an error).
-/// `Err` if the connection ended on the way.
+/// Make one move: wait for our turn, act with an `action_id`, wait for its ack (or error).
+/// `Err` if the connection ended on the way; the action is then resent with the same id on
+/// the next call (after a reconnection) until the server answers it, even once the game is
+/// over (the move may have ended it).
 async fn one_move(p: &mut Player) -> Result<(), String> {
     loop {
-        if p.over.is_some() {
-            return Ok(());
-        }
-        if !p.legal.is_empty() {
-            let a = p.legal[p.rng.gen_range(0..p.legal.len())].clone();
-            p.legal.clear();
-            let id = format!("m{}", p.acked.len());
-            let ws = p.ws.as_mut().ok_or("not connected")?;
-            ws.send(&json!({"type": "act", "action": a, "id": id}))
-                .await?;
-            loop {
-                let f = match p.read().await {
-                    Ok(f) => f,
-                    Err(e) => {
-                        p.unsure += 1;
-                        return Err(e);
-                    }
-                };
-                if f["type"] == "ack" && f["id"] == json!(id) {
-                    p.acked.push(a);
-                    return Ok(());
+        let (a, action_id) = match p.pending.clone() {
+            Some(pending) => pending,
+            None if p.over.is_some() => return Ok(()),
+            None if !p.legal.is_empty() => {
+                let a = p.legal[p.rng.gen_range(0..p.legal.len())].clone();
+                p.legal.clear();
+                let action_id = format!("m{}", p.sent);
+                p.sent += 1;
+                p.pending = Some((a.clone(), action_id.clone()));
+                (a, action_id)
+            }
+            None => {
+                p.read().await?;
+                continue;
+            }
+        };
+        let ws = p.ws.as_mut().ok_or("not connected")?;
+        ws.send(&json!({"type": "act", "action": a, "action_id": action_id, "id": action_id}))
+            .await?;
+        loop {
+            let f = p.read().await?;
+            if f["type"] == "ack" && f["action_id"] == json!(action_id) {
+                p.pending = None;
+                p.acked.push(a);
+                if f["repeat"] == true {
+                    p.repeats += 1;
                 }
-                if f["type"] == "error" && f["id"] == json!(id) {
-                    // Refused (not stored): the next observation says what to do.
-                    return Ok(());
-                }
+                return Ok(());
+            }
+            if f["type"] == "error" && f["id"] == json!(action_id) {
+                // Refused (not stored): the next observation says what to do.
+                p.pending = None;
+                return Ok(());
             }
         }
-        p.read().await?;
     }
 }
 
@@ -635,23 +659,27 @@ async fn check_games(players: &[Player], node: &Node) {
         let steps = replay_steps(node, &p.table).await;
         let from = p.first_v.unwrap_or(0) as usize;
         assert_eq!(steps[from..], p.entries[..], "table {}", p.table);
-        let stored = moves_of(&steps, 0);
-        // The acknowledged moves are the stored moves, but for sends whose ack was lost with
-        // a node (each stored or not).
-        let mut it = stored.iter();
-        for a in &p.acked {
-            assert!(
-                it.any(|s| s == a),
-                "acked move {a} of {} not stored in order",
-                p.table
-            );
-        }
+        // Every action was answered (resent by id until it was), and the acknowledged moves
+        // are exactly the stored moves, in order: none lost, none stored twice.
         assert!(
-            stored.len() <= p.acked.len() + p.unsure,
-            "table {}: more moves stored than sent",
+            p.pending.is_none(),
+            "table {}: an action never answered",
             p.table
         );
+        assert_eq!(moves_of(&steps, 0), p.acked, "table {}", p.table);
     }
+}
+
+/// A counter of a node's `/metrics` (0 when absent).
+async fn metric(node: &Node, name: &str) -> f64 {
+    let (_, body) = http(&node.addr, "GET", "/metrics", None, None)
+        .await
+        .expect("metrics");
+    body.as_str()
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix(name)?.trim().parse().ok())
+        .unwrap_or(0.0)
 }
 
 fn env_usize(name: &str, default: usize) -> usize {
@@ -683,7 +711,7 @@ async fn keep_playing(
         let mut p = new_game(&nodes, seed * 1_000 + n).await;
         n += 1;
         let mut outages = Vec::new();
-        while p.over.is_none() {
+        while p.over.is_none() || p.pending.is_some() {
             if think_ms > 0 {
                 let t = p.rng.gen_range(think_ms / 2..=think_ms * 3 / 2);
                 tokio::time::sleep(Duration::from_millis(t)).await;
@@ -724,6 +752,8 @@ async fn killed_nodes_games_resume_elsewhere() {
     let nodes: Nodes = Arc::new(tokio::sync::Mutex::new(list));
     let kill_times = Arc::new(std::sync::Mutex::new(Vec::new()));
     let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    // What the nodes counted, read from each before it is killed and from all at the end.
+    let (mut takes, mut double_takes) = (0.0, 0.0);
     let players: Vec<_> = (0..games as u64)
         .map(|i| {
             tokio::spawn(keep_playing(
@@ -741,6 +771,8 @@ async fn killed_nodes_games_resume_elsewhere() {
         kill_times.lock().unwrap().push(Instant::now());
         let addr = {
             let mut nodes = nodes.lock().await;
+            takes += metric(&nodes[victim], "junqi_cluster_takes_total").await;
+            double_takes += metric(&nodes[victim], "junqi_cluster_double_takes_total").await;
             nodes[victim].kill();
             trace(format_args!("killed {}", names[victim]));
             nodes[victim].addr.clone()
@@ -758,6 +790,19 @@ async fn killed_nodes_games_resume_elsewhere() {
     let mut outages: Vec<Duration> = played.iter().flat_map(|p| p.outages.clone()).collect();
     outages.sort();
     let moves: usize = played.iter().map(|p| p.player.acked.len()).sum();
+    for n in nodes.lock().await.iter() {
+        takes += metric(n, "junqi_cluster_takes_total").await;
+        double_takes += metric(n, "junqi_cluster_double_takes_total").await;
+    }
+    let sum = |f: fn(&Player) -> usize| played.iter().map(|p| f(&p.player)).sum::<usize>();
+    let (not_found, unavailable, repeats) = (
+        sum(|p| p.not_found),
+        sum(|p| p.unavailable),
+        sum(|p| p.repeats),
+    );
+    println!(
+        "tables taken over or loaded: {takes}, twice on one node: {double_takes}; hellos refused as not found: {not_found}, as unavailable: {unavailable}; actions resent after a lost ack and answered as repeats: {repeats}"
+    );
     let at =
         |q: f64| outages.get(((outages.len() as f64 * q) as usize).min(outages.len().max(1) - 1));
     println!(
@@ -771,6 +816,15 @@ async fn killed_nodes_games_resume_elsewhere() {
         outages.iter().filter(|d| d.as_secs() >= 5).count()
     );
     assert!(!outages.is_empty(), "no game was ever on a killed node");
+    assert_eq!(
+        double_takes, 0.0,
+        "a node took a table it was already running"
+    );
+    assert!(takes > 0.0, "the nodes counted their takes");
+    assert_eq!(
+        not_found, 0,
+        "hellos for tables that exist refused as not found"
+    );
     let node = nodes.lock().await;
     let players: Vec<Player> = played.into_iter().map(|p| p.player).collect();
     check_games(&players, &node[0]).await;

@@ -37,6 +37,8 @@ fn serve() -> Serve {
             "1000",
             "--max-connections-per-address",
             "1000",
+            "--guests-per-hour",
+            "1000000",
             "--bot-delay-ms",
             "0",
             "--default-bot",

@@ -28,7 +28,9 @@ export async function startServer(extraArgs = []) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'junqi-data-'));
   const extra = (process.env.JUNQI_SERVE_ARGS || '').split(/\s+/).filter(Boolean);
   const paced = [...extra, ...extraArgs].includes('--bot-delay-ms');
+  // Every browser is 127.0.0.1: the per-address guest throttle would stop a long suite.
   const args = ['serve', '--addr', `127.0.0.1:${port}`, '--data-dir', dataDir,
+    '--guests-per-hour', '1000000',
     ...(paced ? [] : ['--bot-delay-ms', '0']), ...extra, ...extraArgs];
   const proc = spawn(BIN, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' } });
   let output = '';

@@ -19,12 +19,14 @@ pub mod wire;
 
 use crate::app::{random_id, App, ID_ALPHABET};
 use crate::db::{Fence, Stmt};
+use crate::error::Refusal;
 use crate::table::{self, Cmd, Out, TableHandle};
 use axum::extract::ws::Utf8Bytes;
 use futures_util::StreamExt;
+use prometheus_client::metrics::counter::Counter;
 use serde_json::Value;
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 use wire::{HelloReply, ToTable, What};
@@ -57,6 +59,18 @@ const INGRESS_QUEUE: usize = 256;
 /// How long a node waits for another to answer a request.
 const REQUEST_MS: u64 = 2_000;
 
+/// Where a table is, as a node finds it (see [`Cluster::local`]).
+enum Local {
+    /// Run here.
+    Here(TableHandle),
+    /// Run by this other node.
+    Elsewhere(String),
+    /// No such table.
+    NoTable,
+    /// It exists, but could not be taken or read just now: look again.
+    Unavailable,
+}
+
 /// This node's part of the cluster.
 pub struct Cluster {
     /// This node's name.
@@ -77,6 +91,17 @@ pub struct Cluster {
     held: Mutex<HashMap<String, (Fence, Instant)>>,
     /// When the leases were last renewed.
     renewed: Mutex<Instant>,
+    /// One gate per table being taken here: a table is leased and loaded by one task at a
+    /// time (a hello, a request and the orphan sweep all want the same dead node's tables at
+    /// once), and whoever comes second finds it running.
+    gates: Mutex<HashMap<String, Weak<tokio::sync::Mutex<()>>>>,
+    /// Tables being loaded here now.
+    loading: Mutex<HashSet<String>>,
+    /// Tables loaded here (`junqi_cluster_takes_total`).
+    takes: Counter,
+    /// Loads of a table already running or loading here (`junqi_cluster_double_takes_total`):
+    /// the gates keep it at zero.
+    double_takes: Counter,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -120,6 +145,10 @@ impl Cluster {
             incarnation: rand::random(),
             held: Mutex::default(),
             renewed: Mutex::new(Instant::now()),
+            gates: Mutex::default(),
+            loading: Mutex::default(),
+            takes: Counter::default(),
+            double_takes: Counter::default(),
         }))
     }
 
@@ -130,6 +159,16 @@ impl Cluster {
         lease::renew(&app.db, &self.run(), self.lease_ms)
             .await
             .map_err(|e| anyhow::anyhow!("cannot register this node's run: {e}"))?;
+        app.metrics.register(
+            "junqi_cluster_takes",
+            "Tables this node took over or loaded under a fresh lease",
+            self.takes.clone(),
+        );
+        app.metrics.register(
+            "junqi_cluster_double_takes",
+            "Loads of a table already running or loading on this node (should stay 0)",
+            self.double_takes.clone(),
+        );
         let tables = self.nats.subscribe(wire::table_subject(&self.node)).await?;
         let frames = self.nats.subscribe(wire::conn_subject(&self.node)).await?;
         let alive = self.nats.subscribe(wire::ALIVE_ALL).await?;
@@ -192,72 +231,115 @@ impl Cluster {
 
     /// The table `id` for a connection or request on this node: run here (loaded under a
     /// fresh lease if need be) or a forwarding handle to the node that runs it. Waits out a
-    /// dead node's lease. `None`: no such table (or no node could be reached in time).
-    pub(crate) async fn resolve(self: &Arc<Self>, app: &App, id: &str) -> Option<TableHandle> {
+    /// dead node's lease. Refused with [`Refusal::NoTable`] only when the table does not exist;
+    /// a table no node could run in time is [`Refusal::TableUnavailable`] (try again).
+    pub(crate) async fn resolve(
+        self: &Arc<Self>,
+        app: &App,
+        id: &str,
+    ) -> Result<TableHandle, Refusal> {
         let deadline = Instant::now() + Duration::from_millis(self.lease_ms + 3_000);
         loop {
             match self.local(app, id).await {
-                Ok(found) => return found,
-                Err(owner) => match self.ask(id, &owner, 0, What::Summary).await {
+                Local::Here(h) => return Ok(h),
+                Local::NoTable => return Err(Refusal::NoTable),
+                Local::Unavailable => {}
+                Local::Elsewhere(owner) => match self.ask(id, &owner, 0, What::Summary).await {
                     Some(HelloReply::Here { summary }) => {
-                        return Some(self.forwarder(id, &owner, summary));
+                        return Ok(self.forwarder(id, &owner, summary));
                     }
-                    Some(HelloReply::NoTable) => return None,
+                    Some(HelloReply::NoTable) => return Err(Refusal::NoTable),
                     // Moved, or its node is gone: look again (its lease expires in time).
                     Some(HelloReply::NotHere) | None => {}
                 },
             }
             if Instant::now() > deadline {
                 tracing::warn!(table = %id, "no node runs the table and its lease did not expire in time");
-                return None;
+                return Err(Refusal::TableUnavailable { retry_after: 1 });
             }
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
     }
 
-    /// The table `id` run here, loaded under a lease taken now if nobody holds one: `Ok(None)`
-    /// if there is no such table, `Err(node)` if another node holds its lease.
-    async fn local(&self, app: &App, id: &str) -> Result<Option<TableHandle>, String> {
+    /// The gate of table `id` (see [`Cluster::gates`]).
+    fn gate(&self, id: &str) -> Arc<tokio::sync::Mutex<()>> {
+        let mut gates = lock(&self.gates);
+        if let Some(g) = gates.get(id).and_then(Weak::upgrade) {
+            return g;
+        }
+        if gates.len() >= 1024 {
+            gates.retain(|_, g| g.strong_count() > 0);
+        }
+        let g = Arc::new(tokio::sync::Mutex::new(()));
+        gates.insert(id.to_string(), Arc::downgrade(&g));
+        g
+    }
+
+    /// The table `id` run here, loaded under a lease taken now if nobody holds one. A table
+    /// being taken here by another task is waited for (its gate), then found running.
+    async fn local(&self, app: &App, id: &str) -> Local {
         if let Some(h) = app.registry.get(id) {
-            return Ok(Some(h));
+            return Local::Here(h);
+        }
+        let gate = self.gate(id);
+        let _taking = gate.lock().await;
+        if let Some(h) = app.registry.get(id) {
+            return Local::Here(h);
         }
         let db = &app.db;
         let fence = match lease::holder(db, id).await {
             Err(e) => {
                 tracing::warn!(table = %id, "cannot read the lease: {e}");
-                return Ok(None);
+                return Local::Unavailable;
             }
-            Ok(Some(h)) if !h.expired && h.node != self.node => return Err(h.node),
+            Ok(Some(h)) if !h.expired && h.node != self.node => return Local::Elsewhere(h.node),
             // Ours but not loaded (its actor just ended): take it again under a new epoch, so
             // that the ended actor's release, if still on its way, lets nothing go.
             Ok(Some(h)) if !h.expired => lease::retake(db, id, &self.run()).await,
             Ok(_) => {
                 match crate::store::table(db, id).await {
                     Ok(Some(_)) => {}
-                    _ => return Ok(None),
+                    Ok(None) => return Local::NoTable,
+                    Err(e) => {
+                        tracing::warn!(table = %id, "cannot read the table: {e}");
+                        return Local::Unavailable;
+                    }
                 }
                 lease::acquire(db, id, &self.run()).await
             }
         };
         match fence {
-            Ok(Some(f)) => Ok(self.load(app, f).await),
+            Ok(Some(f)) => match self.load(app, f).await {
+                Some(h) => Local::Here(h),
+                // Stored but not loadable (finished meanwhile, or unreadable): as if gone.
+                None => Local::NoTable,
+            },
             // Another node took it meanwhile.
             Ok(None) => match lease::holder(db, id).await {
-                Ok(Some(h)) if h.node != self.node => Err(h.node),
-                _ => Ok(None),
+                Ok(Some(h)) if h.node != self.node => Local::Elsewhere(h.node),
+                _ => Local::Unavailable,
             },
             Err(e) => {
                 tracing::warn!(table = %id, "cannot take the lease: {e}");
-                Ok(None)
+                Local::Unavailable
             }
         }
     }
 
-    /// Load a table under a lease this node just took.
+    /// Load a table under a lease this node just took (its gate held).
     async fn load(&self, app: &App, fence: Fence) -> Option<TableHandle> {
-        self.hold(&fence);
         let id = fence.table.clone();
+        let first = lock(&self.loading).insert(id.clone());
+        if !first || app.registry.get(&id).is_some() {
+            self.double_takes.inc();
+            tracing::error!(table = %id, epoch = fence.epoch, "the table was taken twice on this node");
+        }
+        self.takes.inc();
+        self.hold(&fence);
         let h = table::load_leased(app.env(), &id, Some(fence.clone())).await;
+        if first {
+            lock(&self.loading).remove(&id);
+        }
         if h.is_none() {
             self.release(&app.db, &fence).await;
         } else {
@@ -391,11 +473,11 @@ impl Cluster {
                     let (me, app) = (self.clone(), app.clone());
                     tokio::spawn(async move {
                         let reply = match me.local(&app, &msg.table).await {
-                            Ok(Some(h)) => HelloReply::Here {
+                            Local::Here(h) => HelloReply::Here {
                                 summary: h.summary.lock().map(|s| s.clone()).unwrap_or_default(),
                             },
-                            Ok(None) => HelloReply::NoTable,
-                            Err(_) => HelloReply::NotHere,
+                            Local::NoTable => HelloReply::NoTable,
+                            Local::Elsewhere(_) | Local::Unavailable => HelloReply::NotHere,
                         };
                         me.reply(m.reply, &reply).await;
                     });
@@ -455,12 +537,11 @@ impl Cluster {
             return;
         };
         let h = match self.local(&app, &hello.table).await {
-            Ok(Some(h)) => h,
+            Local::Here(h) => h,
             other => {
-                let reply = if other.is_err() {
-                    HelloReply::NotHere
-                } else {
-                    HelloReply::NoTable
+                let reply = match other {
+                    Local::NoTable => HelloReply::NoTable,
+                    _ => HelloReply::NotHere,
                 };
                 self.reply(reply_to, &reply).await;
                 lock(&self.ingress).remove(&key);
@@ -633,8 +714,9 @@ impl Cluster {
         let mut tick = tokio::time::interval(Duration::from_millis(self.lease_ms / 3));
         for n in 0u64.. {
             tick.tick().await;
-            // Now and then, forget long-dead runs (any node may; deleting twice is harmless).
-            if n % 100 == 99 {
+            // At start and now and then, forget long-dead runs (any node may; deleting twice is
+            // harmless): a node restarted often still sweeps.
+            if n % 100 == 0 {
                 if let Err(e) = lease::sweep_runs(&app.db).await {
                     tracing::warn!("cannot forget the dead runs: {e}");
                 }
@@ -680,6 +762,8 @@ impl Cluster {
             match lease::orphans(&app.db, 200).await {
                 Ok(ids) => {
                     for id in ids {
+                        let gate = self.gate(&id);
+                        let _taking = gate.lock().await;
                         if app.registry.get(&id).is_some() {
                             continue;
                         }

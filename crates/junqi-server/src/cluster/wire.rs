@@ -190,6 +190,7 @@ mod tests {
             What::Msg {
                 msg: ClientMsg::Act {
                     action: "a2-a3".into(),
+                    action_id: Some("m4".into()),
                 },
                 id: Some(json!(4)),
             },

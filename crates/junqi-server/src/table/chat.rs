@@ -120,6 +120,11 @@ impl Table {
             return Err(Refusal::Watching);
         };
         let player = player.to_json();
+        // A seat that left the game (逃跑) has left the table's talk too, even if its person
+        // comes back with the seat token.
+        if self.game.as_ref().is_some_and(|g| g.has_left(seat)) {
+            return Err(Refusal::SeatLeft);
+        }
         if !self.chat_on() {
             return Err(Refusal::ChatOff);
         }

@@ -612,6 +612,18 @@ impl TableGame {
         }
     }
 
+    /// Whether a seat left the game for good (逃跑: a `leave` entry in the record).
+    pub fn has_left(&self, seat: Seat) -> bool {
+        match self {
+            TableGame::Junqi(g) => g.record().entries.contains(&Entry::Leave(seat)),
+            TableGame::Lsa(t) => t
+                .game
+                .record()
+                .entries
+                .contains(&lsa::Entry::Leave(side(seat))),
+        }
+    }
+
     /// The view of an observer as JSON (the core's redaction).
     pub fn observation_json(&self, observer: Observer) -> Value {
         match self {

@@ -33,16 +33,7 @@ impl Table {
                 Ok(())
             }
             ClientMsg::Deploy { layout } => self.deploy(conn, &layout).await,
-            ClientMsg::Act { action } => {
-                let seat = self.require_playing_seat(conn)?;
-                let game = self.game.as_ref().ok_or(Refusal::NotStarted)?;
-                let to_move = game.to_move();
-                if to_move != seat {
-                    return Err(Refusal::NotYourTurn { to_move });
-                }
-                let action = game.parse_action(&action)?;
-                self.commit(TableEntry::Action { seat, action }).await
-            }
+            ClientMsg::Act { action, .. } => self.act(conn, &action, None).await.map(|_| ()),
             ClientMsg::Resign {} => {
                 let seat = self.require_playing_seat(conn)?;
                 if self.game.as_ref().is_some_and(|g| g.is_eliminated(seat)) {
@@ -72,6 +63,35 @@ impl Table {
                 Ok(())
             }
         }
+    }
+
+    /// The seat of `conn` plays `action`, stored with the client's `action_id` if given.
+    /// Returns the event version of the entry it made, and whether it was a resend of an
+    /// action the seat's game already applied (then nothing is applied now: the answer is the
+    /// first one's, whatever happened since, even the end of the game).
+    pub(super) async fn act(
+        &mut self,
+        conn: u64,
+        action: &str,
+        action_id: Option<String>,
+    ) -> Result<(u64, bool), Refusal> {
+        if let Some(id) = &action_id {
+            let seat = self.seat_of(conn).ok_or(Refusal::Watching)?;
+            if let Some(&v) = self.action_ids.get(&(seat, id.clone())) {
+                return Ok((v, true));
+            }
+        }
+        let seat = self.require_playing_seat(conn)?;
+        let game = self.game.as_ref().ok_or(Refusal::NotStarted)?;
+        let to_move = game.to_move();
+        if to_move != seat {
+            return Err(Refusal::NotYourTurn { to_move });
+        }
+        let action = game.parse_action(action)?;
+        let v = self
+            .commit_with_id(TableEntry::Action { seat, action }, action_id)
+            .await?;
+        Ok((v, false))
     }
 
     pub(super) fn seat_of(&self, conn: u64) -> Option<Seat> {

@@ -17,7 +17,8 @@
 //! - `pacing`: the computer's replies shown after a short, natural delay;
 //! - `away`: a person away from a game against the computer pauses it;
 //! - `chat`: chat and quick phrases at the table;
-//! - `rematch`: 再来一局, a new table with the same settings and players, colours swapped.
+//! - `rematch`: 再来一局, a new table with the same settings and players, colours swapped;
+//! - `unattended`: a game with no person left at it plays on at once and counts as open.
 
 mod away;
 mod bots;
@@ -32,6 +33,7 @@ mod play;
 mod rematch;
 mod resume;
 mod seats;
+mod unattended;
 
 pub use chat::{MAX_CHARS as CHAT_MAX_CHARS, PHRASES as CHAT_PHRASES};
 pub use config::{
@@ -203,6 +205,13 @@ pub(crate) struct Table {
     fence: Option<crate::db::Fence>,
     /// A write was refused because the lease is lost: the actor ends.
     lost: std::sync::atomic::AtomicBool,
+    /// The client-chosen ids of the actions this game applied (`act` with `action_id`), by
+    /// seat, with the event version of the entry each made: a resend is answered, not applied
+    /// again. Stored with the entries, so it survives restarts and takeovers; at most one per
+    /// entry of the game.
+    action_ids: HashMap<(Seat, String), u64>,
+    /// Whether the game is stored as unattended (see `unattended`).
+    unattended_written: bool,
 }
 
 impl Table {
@@ -250,6 +259,8 @@ impl Table {
             rematch: Default::default(),
             fence: None,
             lost: std::sync::atomic::AtomicBool::new(false),
+            action_ids: HashMap::new(),
+            unattended_written: false,
         }
     }
 
@@ -425,6 +436,7 @@ impl Table {
                 _ = sleep => self.on_time().await,
             }
             self.store_lobby_entry().await;
+            self.note_unattended().await;
             if self.closed
                 || self.lost.load(std::sync::atomic::Ordering::Relaxed)
                 || (self.status == Status::Over && self.conns.is_empty() && !self.bot_thinking())
@@ -479,6 +491,24 @@ impl Table {
                 // what a player waits for, less the network.
                 let received = std::time::Instant::now();
                 let kind = msg.kind();
+                // An action with the client's id is acknowledged with its entry's version,
+                // whether or not the frame asked for an ack (a resend must learn its fate).
+                if let ClientMsg::Act {
+                    action,
+                    action_id: Some(action_id),
+                } = msg
+                {
+                    match self.act(conn, &action, Some(action_id.clone())).await {
+                        Ok((v, repeat)) => {
+                            let ack =
+                                crate::protocol::act_ack_frame(id.as_ref(), &action_id, v, repeat);
+                            self.send(conn, Utf8Bytes::from(ack));
+                            self.env.metrics.action(kind, received.elapsed());
+                        }
+                        Err(reason) => self.error(conn, &reason, id.as_ref()),
+                    }
+                    return;
+                }
                 match self.message(conn, msg).await {
                     Ok(()) => {
                         if let Some(id) = &id {

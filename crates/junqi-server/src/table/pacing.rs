@@ -44,8 +44,12 @@ pub(super) fn reply_delay(base: u64, table: &str, ply: u64, move_ms: u64) -> u64
 }
 
 impl Table {
-    /// When a bot that starts thinking now may show its reply.
+    /// When a bot that starts thinking now may show its reply (at once when nobody is left
+    /// to see it: see `unattended`).
     pub(super) fn reply_due(&self) -> u64 {
+        if self.unattended() {
+            return self.now();
+        }
         let ply = self.game.as_ref().map_or(0, |g| g.plies()) as u64;
         self.now()
             + reply_delay(

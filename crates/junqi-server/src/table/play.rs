@@ -237,9 +237,21 @@ impl Table {
     /// Apply an entry: persist it (with the clocks and, if it ends the game, the result), then
     /// tell everybody. An entry that cannot be stored is undone and refused.
     pub(super) async fn commit(&mut self, entry: TableEntry) -> Result<(), Refusal> {
+        self.commit_with_id(entry, None).await.map(|_| ())
+    }
+
+    /// [`Table::commit`], the entry stored with the client's id of the action that made it
+    /// (then remembered for the acting seat: a resend of that id is not applied again). Returns
+    /// the event version of the entry.
+    pub(super) async fn commit_with_id(
+        &mut self,
+        entry: TableEntry,
+        action_id: Option<String>,
+    ) -> Result<u64, Refusal> {
         let Some(game) = self.game.as_mut() else {
             return Err(Refusal::NotStarted);
         };
+        let mover = game.to_move();
         let applied = game.apply(entry)?;
         let entry_text = applied.entry_text.clone();
         let v = game.entries() as u64;
@@ -266,6 +278,7 @@ impl Table {
             v as i64,
             &entry_text,
             now as i64,
+            action_id.as_deref(),
         )];
         match outcome {
             Some(o) => stmts.extend(self.finish_stmts(o, now)),
@@ -291,6 +304,9 @@ impl Table {
         }
         // Any stored entry answers the position a parked bot reply was chosen for.
         self.bot_reply = None;
+        if let Some(id) = action_id {
+            self.action_ids.insert((mover, id), v);
+        }
         let frame = EventsFrame::new(v, &applied, to_move, outcome);
         self.frames.push(frame.clone());
         // A seat out of the game (or every seat, once it is over) has no return window left.
@@ -314,7 +330,7 @@ impl Table {
             self.refresh_summary();
             self.maybe_start_bot();
         }
-        Ok(())
+        Ok(v)
     }
 
     pub(super) fn finish_stmts(&self, outcome: Outcome, now: u64) -> Vec<Stmt> {

@@ -113,6 +113,9 @@ async fn load(
                 }
                 // A game against the computer waits, its clock stopped, for its person.
                 t.note_pause();
+                // Whether it was stored as unattended is not known here: the first check
+                // writes what holds now.
+                t.unattended_written = true;
             }
         }
     }
@@ -149,11 +152,20 @@ async fn replay(env: &TableEnv, t: &mut Table, row: &StoredTable) -> bool {
 /// Apply stored entries in order: each one's `events` frame is rebuilt and the bots observe its
 /// events (a finished game has no bots). A stored entry that does not replay ends the replay
 /// there (and says so).
-fn replay_entries(t: &mut Table, game: &mut TableGame, entries: &[(i64, String)]) {
-    for (seq, text_entry) in entries {
+fn replay_entries(t: &mut Table, game: &mut TableGame, entries: &[store::StoredEntry]) {
+    for store::StoredEntry {
+        seq,
+        text: text_entry,
+        action_id,
+    } in entries
+    {
+        let mover = game.to_move();
         match game.apply_text(text_entry) {
             Ok(applied) => {
                 let v = game.entries() as u64;
+                if let Some(id) = action_id {
+                    t.action_ids.insert((mover, id.clone()), v);
+                }
                 t.frames.push(EventsFrame::new(
                     v,
                     &applied,
@@ -247,7 +259,11 @@ mod tests {
                 action: legal[i * 7 % legal.len()],
             };
             announced += played.apply(entry).unwrap().len();
-            stored.push((i as i64 + 1, entry.to_text(played.record().topology())));
+            stored.push(store::StoredEntry {
+                seq: i as i64 + 1,
+                text: entry.to_text(played.record().topology()),
+                action_id: Some(format!("a{i}")),
+            });
         }
         let config =
             TableConfig::from_json(&json!({"board": "two_player", "mode": "dark"})).unwrap();
@@ -267,6 +283,10 @@ mod tests {
         assert_eq!(calls, stored.len(), "one observation per stored entry");
         assert_eq!(events, announced, "every announced event");
         assert_eq!(t.frames.len(), stored.len());
+        // The clients' action ids come back with the seats that sent them and their versions.
+        assert_eq!(t.action_ids.len(), stored.len());
+        assert_eq!(t.action_ids.get(&(0, "a0".to_string())), Some(&1));
+        assert_eq!(t.action_ids.get(&(1, "a1".to_string())), Some(&2));
         assert_eq!(game.plies(), played.position().plies());
     }
 }

@@ -48,6 +48,8 @@ pub fn config(
     config.settings.rate_burst = 1000.0;
     // Bots answer at once unless a test asks for pacing.
     config.settings.bot_delay_ms = 0;
+    // Every test client is a loopback address: guests are throttled only where a test says.
+    config.settings.accounts.guests_per_address = 1_000_000;
     // Seats nobody names a bot for get the fast one-ply heuristic: the default level searches
     // (tens of milliseconds to a second a move), which whole games in these tests do not need.
     // `default_level_is_normal` checks the real default.

@@ -41,6 +41,10 @@ pub struct Args {
     /// Tables one client address may create per minute.
     #[arg(long, default_value_t = junqi_server::Settings::default().tables_per_minute_per_address)]
     pub tables_per_minute: u32,
+    /// Guest players one client address may be given per hour (POST /api/guest, and a table
+    /// created or a seat taken without a session each make one).
+    #[arg(long, default_value_t = junqi_server::Settings::default().accounts.guests_per_address)]
+    pub guests_per_hour: u32,
     /// Open (not yet playing) tables one person may have at once; guests of one address share
     /// twice this.
     #[arg(long, default_value_t = junqi_server::Settings::default().max_open_tables_per_creator)]
@@ -58,11 +62,14 @@ pub struct Args {
     /// RULES §10.
     #[arg(long, default_value_t = junqi_server::Settings::default().computer_away_ms / 60_000)]
     pub computer_away_minutes: u64,
-    /// Run as one node of a cluster: the NATS server the nodes talk through (nats://host:4222).
+    /// Run as one node of a cluster: the NATS server the nodes talk through (nats://host:4222);
+    /// needs --node.
     /// Needs --database postgres://… shared by every node (docs/deploy.md).
-    #[arg(long)]
+    #[arg(long, requires = "node")]
     pub nats: Option<String>,
-    /// This node's name in the cluster (letters, digits, '-', '_'; random if not given).
+    /// This node's name in the cluster (letters, digits, '-', '_'), required with --nats: its
+    /// NATS subjects and leases carry it, and a restarted node must come back under the same
+    /// name for the others to see that its last run is over.
     #[arg(long, requires = "nats")]
     pub node: Option<String>,
     /// Cluster: how long a node's table leases last without renewal, in milliseconds (a dead
@@ -158,6 +165,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         config.settings.tables_per_minute_per_address = args.tables_per_minute;
         config.settings.trusted_proxies = args.trusted_proxies.clone();
         config.settings.max_open_tables_per_creator = args.max_open_tables.max(1);
+        config.settings.accounts.guests_per_address = args.guests_per_hour;
         config.settings.table_idle_ms = args.table_idle_minutes.max(1) * 60_000;
         config.settings.bot_delay_ms = args.bot_delay_ms;
         config.settings.computer_away_ms =
