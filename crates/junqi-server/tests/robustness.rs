@@ -368,13 +368,7 @@ async fn a_draw_offer_and_the_move_clock_survive_a_restart() {
     let ts = start().await;
     let (id, mut a, mut b, t0, t1) = two_people(&ts, 30).await;
     // The move clock has 30 s, renewed by each move.
-    let sync = a
-        .log
-        .iter()
-        .rev()
-        .find(|f| f["type"] == "sync")
-        .cloned()
-        .unwrap();
+    let sync = last_frame(&a, "sync");
     a.send(&json!({"type": "act", "action": first_legal(&sync)}))
         .await
         .unwrap();
@@ -383,13 +377,8 @@ async fn a_draw_offer_and_the_move_clock_survive_a_restart() {
     a.recv_type("draw_offer").await.unwrap();
     ts.clock.advance(10_000);
     // kill -9: the server stops; a new one opens the same directory.
-    let clock = ts.clock.clone();
-    ts.server.abort();
-    let dir = ts.dir;
     drop((a, b));
-    let cfg = config(None, dir.as_ref().unwrap().path().to_path_buf(), &clock);
-    let server = junqi_server::start(cfg).await.expect("restarts");
-    let ts = TestServer { server, clock, dir };
+    let ts = restart(ts).await;
     let mut a = join(&ts, &id, Some(&t0), None).await;
     let table = a.recv_type("table").await.unwrap();
     assert_eq!(table["draw_offer"]["by"], 1, "{table}");
@@ -530,13 +519,7 @@ async fn limits_key_on_the_forwarded_client_only_behind_a_trusted_proxy() {
 async fn an_action_resent_with_its_id_is_applied_once() {
     let ts = start().await;
     let (id, mut a, mut b, t0, t1) = two_people(&ts, 0).await;
-    let sync = a
-        .log
-        .iter()
-        .rev()
-        .find(|f| f["type"] == "sync")
-        .cloned()
-        .unwrap();
+    let sync = last_frame(&a, "sync");
     let action = first_legal(&sync);
     let act = json!({"type": "act", "action": action, "action_id": "m-1"});
     a.send(&act).await.unwrap();
@@ -574,13 +557,8 @@ async fn an_action_resent_with_its_id_is_applied_once() {
         (ack["v"].as_u64(), ack["repeat"].clone()),
         (Some(v), json!(true))
     );
-    let clock = ts.clock.clone();
-    ts.server.abort();
-    let dir = ts.dir;
     drop((a, b));
-    let cfg = config(None, dir.as_ref().unwrap().path().to_path_buf(), &clock);
-    let server = junqi_server::start(cfg).await.expect("restarts");
-    let ts = TestServer { server, clock, dir };
+    let ts = restart(ts).await;
     let mut a = join(&ts, &id, Some(&t0), None).await;
     a.send(&again).await.unwrap();
     let ack = a.recv_type("ack").await.unwrap();

@@ -105,13 +105,7 @@ async fn draw_offers_need_every_remaining_seat_and_a_move_cancels() {
     b.send(&json!({"type": "offer_draw"})).await.unwrap();
     let obs = a.recv_until(|f| f["type"] == "draw_offer").await.unwrap();
     assert_eq!(obs["by"], 1);
-    let turn = a
-        .log
-        .iter()
-        .rev()
-        .find(|f| f["type"] == "sync")
-        .cloned()
-        .unwrap();
+    let turn = last_frame(&a, "sync");
     a.send(&json!({"type": "act", "action": first_legal(&turn)}))
         .await
         .unwrap();
@@ -147,13 +141,7 @@ async fn leaving_has_a_return_window_and_reconnect_gets_what_was_missed() {
         p,
         json!({"type": "presence", "seat": 1, "connected": false, "return_ms": 60000, "paused": false})
     );
-    let turn = a
-        .log
-        .iter()
-        .rev()
-        .find(|f| f["type"] == "sync")
-        .cloned()
-        .unwrap();
+    let turn = last_frame(&a, "sync");
     a.send(&json!({"type": "act", "action": first_legal(&turn)}))
         .await
         .unwrap();
@@ -197,13 +185,7 @@ async fn leaving_has_a_return_window_and_reconnect_gets_what_was_missed() {
 async fn a_client_acts_only_for_its_own_seat() {
     let ts = start().await;
     let (id, mut a, mut b, _, _) = two_people(&ts, 0).await;
-    let turn = a
-        .log
-        .iter()
-        .rev()
-        .find(|f| f["type"] == "sync")
-        .cloned()
-        .unwrap();
+    let turn = last_frame(&a, "sync");
     let action = first_legal(&turn);
     // Not seat 1's turn.
     b.send(&json!({"type": "act", "action": action}))

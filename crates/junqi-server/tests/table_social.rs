@@ -425,13 +425,8 @@ async fn a_paused_game_against_the_computer_stays_paused_across_a_restart() {
     c.recv_type("observation").await.unwrap();
     ts.clock.advance(10_000);
     // kill -9 while the person is away; a new server opens the same directory.
-    let clock = ts.clock.clone();
-    ts.server.abort();
-    let dir = ts.dir;
     drop(c);
-    let cfg = config(None, dir.as_ref().unwrap().path().to_path_buf(), &clock);
-    let server = junqi_server::start(cfg).await.expect("restarts");
-    let ts = TestServer { server, clock, dir };
+    let ts = restart(ts).await;
     let mut watcher = join(&ts, &id, None, None).await;
     let table = watcher.recv_type("table").await.unwrap();
     assert_eq!(table["paused"], true, "{table}");

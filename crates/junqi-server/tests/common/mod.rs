@@ -473,3 +473,24 @@ pub async fn hello(
     c.recv_type("welcome").await.unwrap();
     c
 }
+
+/// The last frame of type `kind` this client received (it must have one).
+pub fn last_frame(c: &WsClient, kind: &str) -> Value {
+    c.log
+        .iter()
+        .rev()
+        .find(|f| f["type"] == kind)
+        .cloned()
+        .unwrap_or_else(|| panic!("no {kind} frame received"))
+}
+
+/// kill -9: the server stops at once; a new one opens the same data directory on the same
+/// clock (the connections to the old one are the caller's to drop).
+pub async fn restart(ts: TestServer) -> TestServer {
+    let clock = ts.clock.clone();
+    ts.server.abort();
+    let dir = ts.dir;
+    let cfg = config(None, dir.as_ref().unwrap().path().to_path_buf(), &clock);
+    let server = junqi_server::start(cfg).await.expect("restarts");
+    TestServer { server, clock, dir }
+}
