@@ -548,15 +548,26 @@ macro_rules! unplayed_guests {
          AND (t.seats LIKE '%' || p.id || '%' OR t.creator = 'player:' || p.id))"
     };
 }
+/// Guests a sweep deletes in one write, oldest first. The sweep shares the database's one
+/// writer with the tables: in batches, the tables' entries are committed in between.
+const UNPLAYED_BATCH: usize = 1000;
+/// The most batches one sweep deletes.
+const UNPLAYED_BATCHES: usize = 10;
+const COUNT_UNPLAYED: &str = concat!(
+    "SELECT COUNT(*) FROM (",
+    unplayed_guests!(),
+    " LIMIT 10000) u"
+);
+// The sessions' statement and the players' pick the same guests: the oldest of one order.
 const DELETE_UNPLAYED_SESSIONS: &str = concat!(
     "DELETE FROM junqi_sessions WHERE player_id IN (",
     unplayed_guests!(),
-    ")"
+    " ORDER BY p.created_ms, p.id LIMIT 1000)"
 );
 const DELETE_UNPLAYED_GUESTS: &str = concat!(
     "DELETE FROM junqi_players WHERE id IN (",
     unplayed_guests!(),
-    ")"
+    " ORDER BY p.created_ms, p.id LIMIT 1000)"
 );
 
 const INSERT_SESSION: &str = "INSERT INTO junqi_sessions (token_hash, player_id, created_ms, last_used_ms) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING";
@@ -680,15 +691,30 @@ impl App {
             tracing::warn!("deleting expired sessions failed: {e}");
         }
         let made_before = now.saturating_sub(self.accounts.settings.unplayed_guest_ms) as i64;
-        let deleted = self
+        let unplayed = self
             .db
-            .write(vec![
-                (DELETE_UNPLAYED_SESSIONS, vec![made_before.into()]),
-                (DELETE_UNPLAYED_GUESTS, vec![made_before.into()]),
-            ])
-            .await;
-        if let Err(e) = deleted {
-            tracing::warn!("deleting the guests that never played failed: {e}");
+            .fetch_opt(COUNT_UNPLAYED, vec![made_before.into()])
+            .await
+            .map(|r| r.map_or(0, |r| col_i64(&r, 0).max(0) as usize));
+        let batches = match unplayed {
+            Ok(n) => n.div_ceil(UNPLAYED_BATCH).min(UNPLAYED_BATCHES),
+            Err(e) => {
+                tracing::warn!("counting the guests that never played failed: {e}");
+                0
+            }
+        };
+        for _ in 0..batches {
+            let deleted = self
+                .db
+                .write(vec![
+                    (DELETE_UNPLAYED_SESSIONS, vec![made_before.into()]),
+                    (DELETE_UNPLAYED_GUESTS, vec![made_before.into()]),
+                ])
+                .await;
+            if let Err(e) = deleted {
+                tracing::warn!("deleting the guests that never played failed: {e}");
+                break;
+            }
         }
     }
 
@@ -1050,6 +1076,14 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_guest_sweep_deletes_batches_of_its_size() {
+        let limit = format!(" LIMIT {UNPLAYED_BATCH})");
+        assert!(DELETE_UNPLAYED_SESSIONS.ends_with(&limit));
+        assert!(DELETE_UNPLAYED_GUESTS.ends_with(&limit));
+        assert!(COUNT_UNPLAYED.contains(&format!("LIMIT {}", UNPLAYED_BATCH * UNPLAYED_BATCHES)));
+    }
 
     #[test]
     fn a_throttle_refuses_past_its_limit_until_the_window_ends() {

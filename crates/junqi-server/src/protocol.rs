@@ -145,12 +145,8 @@ impl ClientMsg {
             ClientMsg::AddBot { bot: Some(b), .. } => v.push(("bot", b.as_str())),
             ClientMsg::TakeSeat { name: Some(n), .. } => v.push(("name", n.as_str())),
             ClientMsg::Deploy { layout } => v.push(("layout", layout.as_str())),
-            ClientMsg::Act { action, action_id } => {
-                v.push(("action", action.as_str()));
-                if let Some(id) = action_id {
-                    v.push(("action_id", id.as_str()));
-                }
-            }
+            // `action_id` has its own, stricter rule (parse_client).
+            ClientMsg::Act { action, .. } => v.push(("action", action.as_str())),
             // A chat text is measured in characters by the table (200 Chinese characters are
             // 600 bytes); the frame limit bounds it here.
             ClientMsg::Chat {

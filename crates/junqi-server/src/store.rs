@@ -21,10 +21,12 @@ pub(crate) struct StoredTable {
     pub started_ms: Option<i64>,
     pub state: Option<String>,
     pub creator: Option<String>,
+    /// Stored as played on with nobody left at it (see [`open_tables_of`]).
+    pub unattended: bool,
 }
 
-const TABLE_COLUMNS: &str =
-    "id, code, config, host_seat, status, seats, header, created_ms, started_ms, state, creator";
+const TABLE_COLUMNS: &str = "id, code, config, host_seat, status, seats, header, created_ms, \
+     started_ms, state, creator, unattended";
 
 fn stored_table(r: &sqlx::any::AnyRow) -> StoredTable {
     StoredTable {
@@ -39,6 +41,7 @@ fn stored_table(r: &sqlx::any::AnyRow) -> StoredTable {
         started_ms: col_opt_i64(r, 8),
         state: col_opt_str(r, 9),
         creator: col_opt_str(r, 10),
+        unattended: col_i64(r, 11) != 0,
     }
 }
 

@@ -511,6 +511,13 @@ async fn limits_key_on_the_forwarded_client_only_behind_a_trusted_proxy() {
     }
 }
 
+/// Send `frame` and read the ack that answers it: its (`v`, `repeat`), and the ack itself.
+async fn ack_of(c: &mut WsClient, frame: &Value) -> ((Option<u64>, Value), Value) {
+    c.send(frame).await.unwrap();
+    let ack = c.recv_type("ack").await.unwrap();
+    ((ack["v"].as_u64(), ack["repeat"].clone()), ack)
+}
+
 /// An `act` carries the client's `action_id`: it is applied once and acknowledged with its
 /// entry's version; the same id sent again (on the same connection, after a reconnection,
 /// after a kill -9 and restart) is acknowledged again as a repeat and applies nothing, even
@@ -551,28 +558,15 @@ async fn an_action_resent_with_its_id_is_applied_once() {
     // After a reconnection, and after kill -9 and a restart: still a repeat.
     drop(a);
     let mut a = join(&ts, &id, Some(&t0), None).await;
-    a.send(&again).await.unwrap();
-    let ack = a.recv_type("ack").await.unwrap();
-    assert_eq!(
-        (ack["v"].as_u64(), ack["repeat"].clone()),
-        (Some(v), json!(true))
-    );
+    assert_eq!(ack_of(&mut a, &again).await.0, (Some(v), json!(true)));
     drop((a, b));
     let ts = restart(ts).await;
     let mut a = join(&ts, &id, Some(&t0), None).await;
-    a.send(&again).await.unwrap();
-    let ack = a.recv_type("ack").await.unwrap();
-    assert_eq!(
-        (ack["v"].as_u64(), ack["repeat"].clone()),
-        (Some(v), json!(true))
-    );
+    assert_eq!(ack_of(&mut a, &again).await.0, (Some(v), json!(true)));
     let mut b = join(&ts, &id, Some(&t1), None).await;
-    b.send(&json!({"type": "act", "action": north, "action_id": "m-1", "id": 2}))
-        .await
-        .unwrap();
-    let ack_b = b.recv_type("ack").await.unwrap();
+    let north_again = json!({"type": "act", "action": north, "action_id": "m-1", "id": 2});
     assert_eq!(
-        (ack_b["v"].as_u64(), ack_b["repeat"].clone()),
+        ack_of(&mut b, &north_again).await.0,
         (Some(v + 1), json!(true))
     );
     // The record holds each action once: two plies.

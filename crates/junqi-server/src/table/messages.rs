@@ -12,9 +12,36 @@ use junqi_core::Seat;
 use serde_json::json;
 use std::collections::BTreeSet;
 
+/// How an accepted client message is acknowledged.
+pub(super) enum Ack {
+    /// `{"type": "ack", "id"}`, if the frame carried an `id`.
+    Plain,
+    /// An `act` with an `action_id`: always acknowledged, with the event version of the entry
+    /// the action made and whether this was a resend of one already applied.
+    Action {
+        action_id: String,
+        v: u64,
+        repeat: bool,
+    },
+}
+
+impl Ack {
+    /// The ack frame for a message with request id `id`, if one is sent.
+    pub(super) fn frame(&self, id: Option<&serde_json::Value>) -> Option<String> {
+        match self {
+            Ack::Plain => id.map(crate::protocol::ack_frame),
+            Ack::Action {
+                action_id,
+                v,
+                repeat,
+            } => Some(crate::protocol::act_ack_frame(id, action_id, *v, *repeat)),
+        }
+    }
+}
+
 impl Table {
-    pub(super) async fn message(&mut self, conn: u64, msg: ClientMsg) -> Result<(), Refusal> {
-        match msg {
+    pub(super) async fn message(&mut self, conn: u64, msg: ClientMsg) -> Result<Ack, Refusal> {
+        let done = match msg {
             ClientMsg::Hello { .. } => Err(Refusal::HelloTwice),
             ClientMsg::Ping { t } => {
                 self.send_json(conn, json!({"type": "pong", "t": t}));
@@ -33,7 +60,9 @@ impl Table {
                 Ok(())
             }
             ClientMsg::Deploy { layout } => self.deploy(conn, &layout).await,
-            ClientMsg::Act { action, .. } => self.act(conn, &action, None).await.map(|_| ()),
+            ClientMsg::Act { action, action_id } => {
+                return self.act(conn, &action, action_id).await
+            }
             ClientMsg::Resign {} => {
                 let seat = self.require_playing_seat(conn)?;
                 if self.game.as_ref().is_some_and(|g| g.is_eliminated(seat)) {
@@ -62,23 +91,28 @@ impl Table {
                 self.broadcast_table();
                 Ok(())
             }
-        }
+        };
+        done.map(|()| Ack::Plain)
     }
 
-    /// The seat of `conn` plays `action`, stored with the client's `action_id` if given.
-    /// Returns the event version of the entry it made, and whether it was a resend of an
-    /// action the seat's game already applied (then nothing is applied now: the answer is the
-    /// first one's, whatever happened since, even the end of the game).
-    pub(super) async fn act(
+    /// The seat of `conn` plays `action`, stored with the client's `action_id` if given. A
+    /// resend of an id the seat's game already applied applies nothing and is acknowledged as
+    /// the first send was (same entry version), whatever happened since, even the end of the
+    /// game.
+    async fn act(
         &mut self,
         conn: u64,
         action: &str,
         action_id: Option<String>,
-    ) -> Result<(u64, bool), Refusal> {
-        if let Some(id) = &action_id {
+    ) -> Result<Ack, Refusal> {
+        if let Some(id) = action_id.clone() {
             let seat = self.seat_of(conn).ok_or(Refusal::Watching)?;
             if let Some(&v) = self.action_ids.get(&(seat, id.clone())) {
-                return Ok((v, true));
+                return Ok(Ack::Action {
+                    action_id: id,
+                    v,
+                    repeat: true,
+                });
             }
         }
         let seat = self.require_playing_seat(conn)?;
@@ -89,9 +123,16 @@ impl Table {
         }
         let action = game.parse_action(action)?;
         let v = self
-            .commit_with_id(TableEntry::Action { seat, action }, action_id)
+            .commit_with_id(TableEntry::Action { seat, action }, action_id.clone())
             .await?;
-        Ok((v, false))
+        Ok(match action_id {
+            Some(action_id) => Ack::Action {
+                action_id,
+                v,
+                repeat: false,
+            },
+            None => Ack::Plain,
+        })
     }
 
     pub(super) fn seat_of(&self, conn: u64) -> Option<Seat> {

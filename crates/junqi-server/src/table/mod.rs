@@ -491,28 +491,10 @@ impl Table {
                 // what a player waits for, less the network.
                 let received = std::time::Instant::now();
                 let kind = msg.kind();
-                // An action with the client's id is acknowledged with its entry's version,
-                // whether or not the frame asked for an ack (a resend must learn its fate).
-                if let ClientMsg::Act {
-                    action,
-                    action_id: Some(action_id),
-                } = msg
-                {
-                    match self.act(conn, &action, Some(action_id.clone())).await {
-                        Ok((v, repeat)) => {
-                            let ack =
-                                crate::protocol::act_ack_frame(id.as_ref(), &action_id, v, repeat);
-                            self.send(conn, Utf8Bytes::from(ack));
-                            self.env.metrics.action(kind, received.elapsed());
-                        }
-                        Err(reason) => self.error(conn, &reason, id.as_ref()),
-                    }
-                    return;
-                }
                 match self.message(conn, msg).await {
-                    Ok(()) => {
-                        if let Some(id) = &id {
-                            self.send(conn, Utf8Bytes::from(crate::protocol::ack_frame(id)));
+                    Ok(ack) => {
+                        if let Some(frame) = ack.frame(id.as_ref()) {
+                            self.send(conn, Utf8Bytes::from(frame));
                         }
                         self.env.metrics.action(kind, received.elapsed());
                     }

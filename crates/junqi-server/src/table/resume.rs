@@ -113,9 +113,7 @@ async fn load(
                 }
                 // A game against the computer waits, its clock stopped, for its person.
                 t.note_pause();
-                // Whether it was stored as unattended is not known here: the first check
-                // writes what holds now.
-                t.unattended_written = true;
+                t.unattended_written = row.unattended;
             }
         }
     }
