@@ -108,7 +108,7 @@ impl Bot {
         let mut events: Vec<Event> = Vec::new();
         for e in &record.entries[f.applied..] {
             events.clear();
-            e.apply(&mut f.pos, &mut events)
+            e.apply(&mut f.pos, &record.table, &mut events)
                 .map_err(|e| bad(format!("replaying to the bot: {e}")))?;
             bot.observe(&events, &f.pos.observe(Observer::Seat(seat)));
         }

@@ -120,7 +120,7 @@ impl Game {
         let mut events = Vec::new();
         for e in &record.entries {
             events.clear();
-            e.apply(&mut pos, &mut events).map_err(|e| e.to_string())?;
+            e.apply(&mut pos, &record.table, &mut events).map_err(|e| e.to_string())?;
             self.hist.update(&events);
         }
         Ok(())

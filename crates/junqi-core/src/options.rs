@@ -28,6 +28,7 @@ macro_rules! option_enum {
         }
     };
 }
+pub(crate) use option_enum;
 
 option_enum!(
     /// `middle_crossing`: whether two-player c6–c7 is a rail edge or a road edge only.
@@ -55,8 +56,16 @@ option_enum!(
     WinByFlag { Capture = "capture", CarryHome = "carry_home" }
 );
 option_enum!(
-    /// `blocked`: a seat with movable pieces but no legal action loses or is skipped.
-    Blocked { Lose = "lose", Skip = "skip" }
+    /// `blocked`: a seat with movable pieces but no legal action loses when its turn comes, is
+    /// skipped, or (QQ) is put out at once, whoever is to move (RULES §7.1 step 3).
+    Blocked {
+        /// Eliminated when its turn comes (reason `blocked`).
+        Lose = "lose",
+        /// Skipped, its skip count going up.
+        Skip = "skip",
+        /// Eliminated at step 3 of the referee's step after any other seat's action (QQ).
+        OutAtOnce = "out_at_once",
+    }
 );
 option_enum!(
     /// `turn_order`: multi-seat turn order.
@@ -261,14 +270,21 @@ impl Options {
     }
 
     /// Options for a board and mode from a JSON object holding any subset of §9 (absent options
-    /// take their defaults). `None` or JSON `null` means all defaults.
+    /// take their defaults). `None` or JSON `null` means all defaults. The object may also name
+    /// a preset (`"preset": "qq"`, RULES §10.1): its options are the starting point, and the
+    /// other fields change them. Only the options are resolved here; the preset's table rules
+    /// are [`crate::preset::Preset::table_rules`].
     pub fn from_json(
         board: BoardKind,
         mode: Mode,
         json: Option<&Value>,
     ) -> Result<Options, String> {
-        let mut o = Options::defaults(board, mode);
-        match json {
+        let (json, preset) = crate::preset::split_preset(json, board.name())?;
+        let mut o = match preset {
+            Some(p) => p.options(board, mode)?,
+            None => Options::defaults(board, mode),
+        };
+        match json.as_ref() {
             None | Some(Value::Null) => {}
             Some(Value::Object(map)) => {
                 for (k, v) in map {

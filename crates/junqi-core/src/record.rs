@@ -10,6 +10,7 @@
 //! board two_player
 //! mode dark
 //! option landmine both_die
+//! table leaver partner_plays_on  # a table rule the referee needs (RULES §10), when not the default
 //! first 0
 //! deploy 0 <layout>          # Deployment's text form, one line per seat
 //! deploy 1 <layout>
@@ -34,6 +35,7 @@ use crate::json::{
 use crate::notation::{action_from_text, action_to_text};
 use crate::options::{Options, Rules};
 use crate::position::{Position, Setup, SetupError};
+use crate::preset::TableRules;
 use crate::referee::IllegalAction;
 use crate::text::{changed_options, option_value_from_text, setup_from_text, setup_to_text};
 use crate::topology::Topology;
@@ -139,9 +141,11 @@ impl Entry {
 
     /// Apply the entry to a position with the referee. An action or a timeout must be by the
     /// seat to move. Nothing changes on an error.
+    /// `table` holds the table rules the referee needs (what leaving does, RULES §10).
     pub fn apply(
         &self,
         pos: &mut Position,
+        table: &TableRules,
         events: &mut impl EventSink,
     ) -> Result<(), IllegalAction> {
         let turn = |pos: &Position, seat: Seat| {
@@ -164,7 +168,7 @@ impl Entry {
                 pos.timeout(events)
             }
             Entry::Resign(s) => pos.resign(s, events),
-            Entry::Leave(s) => pos.leave(s, events),
+            Entry::Leave(s) => pos.leave(s, table.leaver, events),
             Entry::Draw => pos.agree_draw(),
             Entry::Abort => pos.abort(),
         }
@@ -347,6 +351,8 @@ fn check_outcome_seats(o: Outcome, board: BoardKind) -> Result<Outcome, String> 
 pub struct Record {
     /// Board, mode and options.
     pub rules: Rules,
+    /// The table rules the referee needs to replay (RULES §10: what leaving does).
+    pub table: TableRules,
     /// How the game starts.
     pub start: Start,
     /// Every entry, in order.
@@ -360,6 +366,7 @@ impl Record {
     pub fn new(rules: Rules, start: Start) -> Record {
         Record {
             rules,
+            table: TableRules::default(),
             start,
             entries: Vec::new(),
             result: None,
@@ -394,7 +401,7 @@ impl Record {
         let mut pos = self.start_position()?;
         let topo = self.topology();
         for (i, e) in self.entries.iter().enumerate() {
-            e.apply(&mut pos, &mut ())
+            e.apply(&mut pos, &self.table, &mut ())
                 .map_err(|err| format!("entry {} ({}): {}", i + 1, e.to_text(topo), err))?;
         }
         if let Some(r) = self.result {
@@ -428,6 +435,9 @@ impl Record {
         for (name, value) in changed_options(&self.rules) {
             out.push(format!("option {name} {value}"));
         }
+        for (name, value) in self.table.changed() {
+            out.push(format!("table {name} {value}"));
+        }
         match &self.start {
             Start::Deployments { deployments, first } => {
                 out.push(format!("first {first}"));
@@ -448,7 +458,7 @@ impl Record {
         s
     }
 
-    /// Parse the text form. Header lines (`board`, `mode`, `option`, `first`, `deploy`,
+    /// Parse the text form. Header lines (`board`, `mode`, `option`, `table`, `first`, `deploy`,
     /// `start`) come before the entries and `result`, if any, comes last; `#` starts a comment.
     /// Errors give the line number. Deployments and the start position are validated here; the
     /// entries are checked by [`Record::replay`].
@@ -456,6 +466,8 @@ impl Record {
         let mut board: Option<(usize, BoardKind)> = None;
         let mut mode: Option<(usize, Mode)> = None;
         let mut options: Vec<(usize, &str, &str)> = Vec::new();
+        let mut table = TableRules::default();
+        let mut table_lines: Vec<(usize, &str)> = Vec::new();
         let mut first: Option<(usize, &str)> = None;
         let mut deploys: Vec<(usize, &str, &str)> = Vec::new();
         let mut start: Option<(usize, &str)> = None;
@@ -476,7 +488,7 @@ impl Record {
             };
             let header = matches!(
                 word,
-                "board" | "mode" | "option" | "first" | "deploy" | "start"
+                "board" | "mode" | "option" | "table" | "first" | "deploy" | "start"
             );
             if header && !entries.is_empty() {
                 return Err(format!(
@@ -511,6 +523,22 @@ impl Record {
                         ));
                     }
                     options.push((n, name, value));
+                }
+                "table" => {
+                    let Some((name, value)) = rest.split_once(char::is_whitespace) else {
+                        return Err(format!(
+                            "line {n}: a table line is written table <name> <value>"
+                        ));
+                    };
+                    if let Some(&(p, _)) = table_lines.iter().find(|t| t.1 == name) {
+                        return Err(format!(
+                            "line {n}: table rule {name} is given twice (also line {p})"
+                        ));
+                    }
+                    table_lines.push((n, name));
+                    table
+                        .set(name, value.trim())
+                        .map_err(|e| format!("line {n}: {e}"))?;
                 }
                 "first" => {
                     twice("first", first.map(|f| f.0))?;
@@ -613,13 +641,15 @@ impl Record {
         };
         Ok(Record {
             rules,
+            table,
             start,
             entries,
             result,
         })
     }
 
-    /// The JSON form: `board`, `mode`, `options` (those differing from the defaults), `start`
+    /// The JSON form: `board`, `mode`, `options` (those differing from the defaults), `table`
+    /// (the table rules differing from the defaults, RULES §10; absent when none do), `start`
     /// (`{"first": s, "deployments": [layout, ...]}` or `{"position": <RULES §11.1>}`),
     /// `entries` (`{"kind": "action", "seat": 0, "action": "a5-a6"}`, `{"kind": "timeout",
     /// "seat": 1}`, `{"kind": "resign", "seat": 0}`, `{"kind": "leave", "seat": 2}`,
@@ -645,6 +675,10 @@ impl Record {
                     .to_json(self.rules.board, self.rules.mode),
             ),
         );
+        let table = self.table.to_json();
+        if !table.is_empty() {
+            m.insert("table".into(), Value::Object(table));
+        }
         m.insert("start".into(), start);
         m.insert(
             "entries".into(),
@@ -660,9 +694,12 @@ impl Record {
             v,
             "",
             "the record",
-            &["board", "mode", "options", "start", "entries", "result"],
+            &[
+                "board", "mode", "options", "table", "start", "entries", "result",
+            ],
         )?;
         let rules = read_rules(&o)?;
+        let table = TableRules::from_json(o.opt("table")).map_err(|e| format!("table: {e}"))?;
         let board = rules.board;
         let topo = topology(&rules);
         let sv = o.req("start")?;
@@ -724,6 +761,7 @@ impl Record {
         };
         Ok(Record {
             rules,
+            table,
             start,
             entries,
             result,
@@ -795,11 +833,22 @@ impl Game {
         Ok(Game { record, position })
     }
 
+    /// The same game played under these table rules (RULES §10: what leaving does; a preset's
+    /// are [`crate::preset::Preset::table_rules`]). Only before the first entry: the record
+    /// keeps them, and every entry is replayed under them.
+    pub fn with_table_rules(mut self, table: TableRules) -> Result<Game, String> {
+        if !self.record.entries.is_empty() {
+            return Err("the table rules are set before the first entry of a game".into());
+        }
+        self.record.table = table;
+        Ok(self)
+    }
+
     /// Apply an entry (checked as [`Entry::apply`] does) and record it. Returns the events.
     pub fn apply(&mut self, entry: Entry) -> Result<Vec<Event>, IllegalAction> {
         let mut next = self.position.clone();
         let mut events = Vec::new();
-        entry.apply(&mut next, &mut events)?;
+        entry.apply(&mut next, &self.record.table, &mut events)?;
         self.position = next;
         self.record.entries.push(entry);
         self.record.result = self.position.outcome();
@@ -1013,5 +1062,80 @@ mod tests {
             .replace("deploy 1", "deploy 1 ")
             + "# end\n";
         assert_eq!(Record::from_text(&commented).unwrap(), *g.record());
+    }
+
+    #[test]
+    fn table_rules_are_kept_and_replayed() {
+        use crate::preset::{Leaver, Preset};
+        let rules = Rules::new(
+            BoardKind::FourPlayer,
+            Mode::Dark,
+            Preset::Qq
+                .options(BoardKind::FourPlayer, Mode::Dark)
+                .unwrap(),
+        )
+        .unwrap();
+        let mut g = random_game(rules, 5, 8)
+            .with_table_rules(Preset::Qq.table_rules())
+            .unwrap_err();
+        assert!(g.contains("before the first entry"), "{g}");
+        g.clear();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
+        let ds: Vec<Deployment> = (0..4).map(|_| Deployment::random(&mut rng)).collect();
+        let mut g = Game::new_from_deployments(rules, &ds, 0)
+            .unwrap()
+            .with_table_rules(Preset::Qq.table_rules())
+            .unwrap();
+        let a = g.position().legal_actions()[0];
+        g.play(a).unwrap();
+        g.leave(3).unwrap();
+        assert!(!g.position().is_over(), "the leaver's partner plays on");
+        let text = g.record().to_text();
+        assert!(
+            text.contains("option blocked out_at_once\noption quiet_plies 71\ntable leaver partner_plays_on\n"),
+            "{text}"
+        );
+        let back = Record::from_text(&text).unwrap();
+        assert_eq!(&back, g.record());
+        assert_eq!(&back.replay().unwrap(), g.position());
+        let j = g.record().to_json();
+        assert_eq!(
+            j["table"],
+            serde_json::json!({"leaver": "partner_plays_on"})
+        );
+        assert_eq!(&Record::from_json(&j).unwrap(), g.record());
+        // The same entries under the rule book's default abort the game at the leave.
+        let plain =
+            Record::from_text(&text.replace("table leaver partner_plays_on\n", "")).unwrap();
+        assert_eq!(plain.table.leaver, Leaver::Abort);
+        assert_eq!(plain.replay().unwrap().outcome(), Some(Outcome::Aborted));
+        assert!(!plain.to_json().as_object().unwrap().contains_key("table"));
+        // Errors name the line; a record keeps options, never a preset's name.
+        for (bad, needle) in [
+            (
+                "table leaver stay",
+                "line 2: table rule leaver has no value \"stay\"",
+            ),
+            ("table clock 30", "line 2: unknown table rule \"clock\""),
+            (
+                "table leaver",
+                "line 2: a table line is written table <name> <value>",
+            ),
+            ("option preset qq", "unknown option \"preset\""),
+        ] {
+            let e = Record::from_text(&text.replacen("\n", &format!("\n{bad}\n"), 1)).unwrap_err();
+            assert!(e.contains(needle), "expected {needle:?} in {e:?}");
+        }
+        let e = Record::from_text(&text.replacen(
+            "table leaver partner_plays_on",
+            "table leaver partner_plays_on\ntable leaver abort",
+            1,
+        ))
+        .unwrap_err();
+        assert!(e.contains("given twice"), "{e}");
+        let mut j2 = j.clone();
+        j2["table"] = serde_json::json!({"leaver": 3});
+        let e = Record::from_json(&j2).unwrap_err();
+        assert!(e.starts_with("table: "), "{e}");
     }
 }

@@ -11,6 +11,7 @@ use crate::json::{object, outcome_to_json};
 use crate::movegen::{for_each_action, for_each_action_from};
 use crate::options::{Blocked, FlipColour, TurnOrder};
 use crate::position::{Carry, Cell, Position};
+use crate::preset::Leaver;
 use crate::role::Role;
 use crate::topology::Square;
 use crate::types::{BoardKind, PerSeat, Seat, SeatSet, Team, Teams, MAX_SEATS};
@@ -329,8 +330,8 @@ impl Position {
         } else {
             self.quiet.saturating_add(1)
         };
-        // Step 3: every seat left with no movable piece.
-        self.eliminate_immobile(ev, step);
+        // Step 3: every seat left with no movable piece (and, QQ, every blocked seat).
+        self.eliminate_immobile(mover, ev, step);
         // Steps 4 and 5.
         if !self.end_check(Some(mover), true, step) {
             self.pass_turn(mover, ev, step, legal);
@@ -583,10 +584,16 @@ impl Position {
         }
     }
 
-    /// Step 3: eliminate every seat with no movable piece, repeating until none is left.
-    fn eliminate_immobile(&mut self, ev: &mut impl EventSink, step: &mut Step) {
+    /// Step 3: eliminate every seat with no movable piece, repeating until none is left; under
+    /// `blocked = out_at_once` also every seat but the one that acted (`mover`) that has movable
+    /// pieces but no legal action, in turn order from the seat after the mover, each checked
+    /// when its turn in the pass comes (an earlier removal may have freed it).
+    fn eliminate_immobile(&mut self, mover: Seat, ev: &mut impl EventSink, step: &mut Step) {
         if self.rules.is_flip() && self.flip_colours.is_none() {
             return;
+        }
+        if self.rules.options.blocked == Blocked::OutAtOnce {
+            return self.eliminate_immobile_or_blocked(mover, ev, step);
         }
         loop {
             let mut any = false;
@@ -596,6 +603,40 @@ impl Position {
                     any = true;
                 }
             }
+            if !any {
+                break;
+            }
+        }
+    }
+
+    /// Step 3 under `blocked = out_at_once` (QQ): see [`Position::eliminate_immobile`].
+    fn eliminate_immobile_or_blocked(
+        &mut self,
+        mover: Seat,
+        ev: &mut impl EventSink,
+        step: &mut Step,
+    ) {
+        loop {
+            let mut any = false;
+            let mut seat = mover;
+            for _ in 0..self.seats() {
+                seat = self.next_seat(seat);
+                if self.is_eliminated(seat) {
+                    continue;
+                }
+                let reason = if !self.has_movable_piece(seat) {
+                    EliminationReason::NoMovablePieces
+                } else if seat != mover && !self.has_legal_action(seat) {
+                    EliminationReason::Blocked
+                } else {
+                    continue;
+                };
+                self.eliminate(seat, reason, ev, step);
+                any = true;
+            }
+            // Repeat until a pass puts nobody out (§7.1): a removal mostly frees squares, but
+            // under `carry_home` a flag its carrier dropped goes back onto the board and may
+            // wall a piece in.
             if !any {
                 break;
             }
@@ -679,7 +720,12 @@ impl Position {
                 return;
             }
             match self.rules.options.blocked {
-                Blocked::Lose => self.eliminate(next, EliminationReason::Blocked, ev, step),
+                // Under `out_at_once` step 3 has put out every blocked seat but the last to act;
+                // this is that seat's turn come round again (or a turn passed on by a timeout,
+                // a resignation or a leave): it goes out as under `lose`.
+                Blocked::Lose | Blocked::OutAtOnce => {
+                    self.eliminate(next, EliminationReason::Blocked, ev, step)
+                }
                 Blocked::Skip => self.skip(next, SkipReason::Blocked, ev, step),
             }
             if self.end_check(None, false, step) {
@@ -717,10 +763,16 @@ impl Position {
     }
 
     /// A seat leaves for good (RULES §10). Two-player: it loses. Four-player with teams: if its
-    /// partner is already out the other side wins; otherwise the game is aborted. Three- and
-    /// six-player, and any board with `teams = none`: the seat is eliminated and the game goes on
-    /// unless the seats left all belong to one team.
-    pub fn leave(&mut self, seat: Seat, ev: &mut impl EventSink) -> Result<(), IllegalAction> {
+    /// partner is already out the other side wins; otherwise the game is aborted, or, under the
+    /// table rule [`Leaver::PartnerPlaysOn`] (QQ), the seat is eliminated and its partner plays
+    /// on. Three- and six-player, and any board with `teams = none`: the seat is eliminated and
+    /// the game goes on unless the seats left all belong to one team.
+    pub fn leave(
+        &mut self,
+        seat: Seat,
+        leaver: Leaver,
+        ev: &mut impl EventSink,
+    ) -> Result<(), IllegalAction> {
         self.ensure_seat(seat)?;
         let partners_in = self
             .rules
@@ -731,6 +783,7 @@ impl Position {
         if self.rules.board == BoardKind::FourPlayer
             && self.rules.options.teams != Teams::None
             && !partners_in.is_empty()
+            && leaver == Leaver::Abort
         {
             self.ensure_running()?;
             self.outcome = Some(Outcome::Aborted);

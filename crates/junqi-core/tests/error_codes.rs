@@ -5,8 +5,8 @@
 mod common;
 use common::*;
 use junqi_core::{
-    Action, Deployment, DeploymentError, Entry, Game, IllegalAction, Options, Rules, Setup,
-    SetupError, Square, SquareKind,
+    Action, Deployment, DeploymentError, Entry, Game, IllegalAction, Leaver, Options, Rules, Setup,
+    SetupError, Square, SquareKind, TableRules,
 };
 use serde_json::Value;
 use std::fmt::Display;
@@ -630,20 +630,20 @@ fn table_actions_and_entries_have_their_codes() {
         "seat 4 does not exist",
     );
     assert_error(
-        p.leave(3, &mut Vec::new()),
+        p.leave(3, Leaver::Abort, &mut Vec::new()),
         "action.already_out",
         json!({"seat": 3}),
         "seat 3 is already out of the game",
     );
     let a = action(&p, "g6-g5");
     assert_error(
-        Entry::Action { seat: 1, action: a }.apply(&mut p, &mut Vec::new()),
+        Entry::Action { seat: 1, action: a }.apply(&mut p, &TableRules::default(), &mut Vec::new()),
         "action.not_your_turn",
         json!({"to_move": 0, "seat": 1}),
         "it is seat 0's turn, not seat 1's",
     );
     assert_error(
-        Entry::Timeout { seat: 2 }.apply(&mut p, &mut Vec::new()),
+        Entry::Timeout { seat: 2 }.apply(&mut p, &TableRules::default(), &mut Vec::new()),
         "action.not_your_turn",
         json!({"to_move": 0, "seat": 2}),
         "it is seat 0's turn, not seat 2's",

@@ -115,6 +115,22 @@ fn rule_sets() -> Vec<(&'static str, Rules)> {
             }),
         ),
         (
+            "4p dark qq (blocked out_at_once, quiet_plies 71, the leaver's partner plays on)",
+            Rules::new(
+                FourPlayer,
+                Dark,
+                Preset::Qq.options(FourPlayer, Dark).unwrap(),
+            )
+            .unwrap(),
+        ),
+        (
+            "3p dark blocked out_at_once, clockwise",
+            with(ThreePlayer, Dark, &|o| {
+                o.blocked = Blocked::OutAtOnce;
+                o.turn_order = TurnOrder::Clockwise;
+            }),
+        ),
+        (
             "4p open carry_home, engineer_scout, landmine both_die",
             with(FourPlayer, Open, &|o| {
                 o.win_by_flag = WinByFlag::CarryHome;
@@ -138,13 +154,21 @@ fn games_per_rule_set() -> usize {
 /// A new game under `rules`: random deployments and first seat, or a random deal.
 fn new_game(rules: Rules, rng: &mut ChaCha8Rng) -> Game {
     let first = rng.gen_range(0..rules.seats()) as Seat;
-    if rules.is_flip() {
+    let game = if rules.is_flip() {
         Game::new_dealt(rules, first, rng).unwrap()
     } else {
         let ds: Vec<Deployment> = (0..rules.seats())
             .map(|_| Deployment::random(rng))
             .collect();
         Game::new_from_deployments(rules, &ds, first).unwrap()
+    };
+    // The QQ rule set is played with QQ's table rules too (the leaver's partner plays on), so
+    // that records keep and replay them.
+    let qq = Preset::Qq.table_rules();
+    if Preset::of(&rules, &qq) == Some(Preset::Qq) && rules.board == BoardKind::FourPlayer {
+        game.with_table_rules(qq).unwrap()
+    } else {
+        game
     }
 }
 
@@ -156,6 +180,10 @@ struct Seen {
     eliminated_to_move: usize,
     events: usize,
     outcomes: [usize; 3],
+    /// Seats put out for having no legal action (reason `blocked`).
+    blocked_out: usize,
+    /// Seats that left while the game went on.
+    left_play_on: usize,
 }
 
 /// JSON and text round trips of one position; the position must come back exactly (compared
@@ -274,6 +302,15 @@ fn play_random_game(rules: Rules, rng: &mut ChaCha8Rng, seen: &mut Seen, every: 
             assert!(!acts.is_empty(), "{:?}", game.position());
             game.play(acts[rng.gen_range(0..acts.len())]).unwrap()
         };
+        for e in &events {
+            if let Event::Eliminated { reason, .. } = e {
+                match reason {
+                    EliminationReason::Blocked => seen.blocked_out += 1,
+                    EliminationReason::Left if !game.position().is_over() => seen.left_play_on += 1,
+                    _ => {}
+                }
+            }
+        }
         if step % every == 0 || interesting(game.position()) {
             check_step(game.position(), &events, seen);
         }
@@ -309,6 +346,15 @@ fn random_games_round_trip_in_every_format() {
                 assert!(seen.face_down > 0, "{name}");
             }
             assert!(seen.outcomes[0] > 0, "{name}: no win seen");
+            if rules.options.blocked == Blocked::OutAtOnce {
+                assert!(seen.blocked_out > 0, "{name}: no seat put out as blocked");
+            }
+            if name.contains("qq") {
+                assert!(
+                    seen.left_play_on > 0,
+                    "{name}: no leaver whose partner played on"
+                );
+            }
         }
         eprintln!("{name}: {seen:?}");
         total.positions += seen.positions;

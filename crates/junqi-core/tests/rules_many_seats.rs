@@ -4,7 +4,7 @@
 
 mod common;
 use common::*;
-use junqi_core::{Observer, Rules, Teams};
+use junqi_core::{Leaver, Observer, Rules, Teams};
 use serde_json::json;
 
 /// One free piece per six-player seat on local (2,1) (`kb4`), so that nobody is out at once.
@@ -315,12 +315,18 @@ fn six_player_turns_go_round_counter_clockwise_and_skip_the_eliminated() {
 #[test]
 fn leaving_on_three_and_six_eliminates_the_seat_and_play_goes_on() {
     let mut p = three_quiet(&[]).build();
-    assert_eq!(table(&mut p, |p, ev| p.leave(0, ev)), ["eliminated 0 left"]);
+    assert_eq!(
+        table(&mut p, |p, ev| p.leave(0, Leaver::Abort, ev)),
+        ["eliminated 0 left"]
+    );
     assert_eq!((outcome(&p), p.to_move()), ("none".to_string(), 1));
     assert_eq!(at(&p, "h4"), None, "its pieces leave the board");
     // Six-player with teams: not aborted, though teammates are still in.
     let mut p = six_quiet(&[]).build();
-    assert_eq!(table(&mut p, |p, ev| p.leave(2, ev)), ["eliminated 2 left"]);
+    assert_eq!(
+        table(&mut p, |p, ev| p.leave(2, Leaver::Abort, ev)),
+        ["eliminated 2 left"]
+    );
     assert_eq!(outcome(&p), "none");
     // Four-player with teams none: eliminated too; with teams, aborted.
     let four = |teams: &str| {
@@ -335,10 +341,13 @@ fn leaving_on_three_and_six_eliminates_the_seat_and_play_goes_on() {
             .build()
     };
     let mut p = four("none");
-    assert_eq!(table(&mut p, |p, ev| p.leave(1, ev)), ["eliminated 1 left"]);
+    assert_eq!(
+        table(&mut p, |p, ev| p.leave(1, Leaver::Abort, ev)),
+        ["eliminated 1 left"]
+    );
     assert_eq!(outcome(&p), "none");
     let mut p = four("alternate");
-    table(&mut p, |p, ev| p.leave(1, ev));
+    table(&mut p, |p, ev| p.leave(1, Leaver::Abort, ev));
     assert_eq!(outcome(&p), "aborted");
     // The last two seats of a free-for-all: the one left wins.
     let mut p = Pos::three()

@@ -4,6 +4,7 @@
 
 mod common;
 use common::*;
+use junqi_core::Leaver;
 
 /// Two-player: a free South captain on c3 and a free North captain on c10.
 fn quiet_two() -> Pos {
@@ -634,14 +635,14 @@ fn resignation() {
 fn leaving() {
     let mut p = quiet_two().build();
     assert_eq!(
-        table(&mut p, |p, e| p.leave(0, e)),
+        table(&mut p, |p, e| p.leave(0, Leaver::Abort, e)),
         ev(&["eliminated 0 left"])
     );
     assert_eq!(outcome(&p), "win 1 left");
     // Four-player, partner still in: aborted, nothing else changes.
     let mut p = quiet_four().build();
     let before = board(&p);
-    assert_eq!(table(&mut p, |p, e| p.leave(1, e)), ev(&[]));
+    assert_eq!(table(&mut p, |p, e| p.leave(1, Leaver::Abort, e)), ev(&[]));
     assert_eq!((outcome(&p), board(&p)), ("aborted".to_string(), before));
     // Four-player, partner already out: the other side wins.
     let mut p = Pos::four()
@@ -649,7 +650,7 @@ fn leaving() {
         .eliminated(&[3])
         .build();
     assert_eq!(
-        table(&mut p, |p, e| p.leave(1, e)),
+        table(&mut p, |p, e| p.leave(1, Leaver::Abort, e)),
         ev(&["eliminated 1 left"])
     );
     assert_eq!(outcome(&p), "win 0,2 left");
@@ -735,4 +736,235 @@ fn counters_at_their_limit_do_not_overflow() {
     play(&mut p, "a5-a4");
     assert_eq!((p.plies(), p.quiet_plies()), (u32::MAX, u32::MAX));
     assert!(p.is_over(), "both limits reached");
+}
+
+// ---- QQ (RULES §7.1 step 3 `blocked = out_at_once`, §10 the leaver's partner, §10.1) ---------
+
+#[test]
+fn out_at_once_puts_a_blocked_seat_out_before_its_turn() {
+    // West moves; East (blocked) is not next. Under skip nothing happens until East's turn;
+    // under out_at_once East goes out in West's step, before South moves.
+    let base = Pos::four()
+        .with(&[("h4", 0, Captain), ("j14", 2, Captain), ("d10", 3, Captain)])
+        .with(EAST_BLOCKED)
+        .turn(3);
+    let mut p = base.clone().build();
+    assert_eq!(play(&mut p, "d10-d11"), ev(&["move 3 d10-d11"]));
+    assert_eq!((p.to_move(), p.is_eliminated(1)), (0, false));
+    let mut p = base.opts(json!({"blocked": "out_at_once"})).build();
+    assert_eq!(
+        play(&mut p, "d10-d11"),
+        ev(&["move 3 d10-d11", "eliminated 1 blocked"])
+    );
+    assert_eq!(
+        (p.to_move(), at(&p, "q7"), outcome(&p)),
+        (0, None, "none".to_string())
+    );
+    // Its turn passes over it: South, then North.
+    play(&mut p, "h4-g4");
+    assert_eq!(p.to_move(), 2);
+}
+
+#[test]
+fn out_at_once_spares_the_seat_that_acted_until_another_acts() {
+    // East's free lieutenant dies attacking South's general; East's captain on q7 is walled
+    // in. East acted, so its own step does not put it out; North's step does, at once (under
+    // lose it would wait for East's turn).
+    let base = Pos::four()
+        .with(&[
+            ("h4", 0, Captain),
+            ("n7", 0, General),
+            ("n8", 1, Lieutenant),
+            ("j14", 2, Captain),
+            ("d10", 3, Captain),
+        ])
+        .with(EAST_BLOCKED)
+        .turn(1);
+    let mut p = base.clone().opts(json!({"blocked": "out_at_once"})).build();
+    assert_eq!(play(&mut p, "n8-n7"), ev(&["attack 1 n8-n7 defender_wins"]));
+    assert_eq!((p.to_move(), p.is_eliminated(1)), (2, false));
+    assert_eq!(
+        play(&mut p, "j14-k14"),
+        ev(&["move 2 j14-k14", "eliminated 1 blocked"])
+    );
+    assert_eq!(p.to_move(), 3);
+    let mut p = base.clone().opts(json!({"blocked": "lose"})).build();
+    play(&mut p, "n8-n7");
+    assert_eq!(play(&mut p, "j14-k14"), ev(&["move 2 j14-k14"]));
+    // If nobody acts before its turn comes round (three timeouts), it goes out then, as under
+    // lose.
+    let mut p = base.opts(json!({"blocked": "out_at_once"})).build();
+    play(&mut p, "n8-n7");
+    table(&mut p, |p, e| p.timeout(e));
+    table(&mut p, |p, e| p.timeout(e));
+    assert_eq!(
+        table(&mut p, |p, e| p.timeout(e)),
+        ev(&["skipped 0 timeout", "eliminated 1 blocked"])
+    );
+    assert_eq!(p.to_move(), 2);
+}
+
+#[test]
+fn out_at_once_goes_in_turn_order_from_the_seat_after_the_mover() {
+    // Four seats, no teams. North moves; West is walled in (captain a7 between its landmine
+    // b7 and its flag a8) and South has nothing movable. Under out_at_once both go out in
+    // North's step in turn order after North: West, then South. Under skip and lose South goes
+    // out first (step 3 takes seats with nothing movable in seat order) and West at step 5.
+    let base = Pos::four()
+        .with(&[
+            ("h1", 0, Flag),
+            ("g1", 0, Landmine),
+            ("n8", 1, Captain),
+            ("j14", 2, Captain),
+            ("a7", 3, Captain),
+            ("b7", 3, Landmine),
+            ("a8", 3, Flag),
+        ])
+        .turn(2);
+    let rules = |extra: serde_json::Value| {
+        let mut o = json!({"teams": "none"});
+        o.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        o
+    };
+    let mut p = base
+        .clone()
+        .opts(rules(json!({"blocked": "out_at_once"})))
+        .build();
+    assert_eq!(
+        play(&mut p, "j14-k14"),
+        ev(&[
+            "move 2 j14-k14",
+            "eliminated 3 blocked",
+            "eliminated 0 no_movable_pieces"
+        ])
+    );
+    assert_eq!((p.to_move(), outcome(&p)), (1, "none".to_string()));
+    let mut p = base.clone().opts(rules(json!({"blocked": "lose"}))).build();
+    assert_eq!(
+        play(&mut p, "j14-k14"),
+        ev(&[
+            "move 2 j14-k14",
+            "eliminated 0 no_movable_pieces",
+            "eliminated 3 blocked"
+        ])
+    );
+    // Clockwise the pass after North is East, South, West: South first.
+    let mut p = base
+        .opts(rules(
+            json!({"blocked": "out_at_once", "turn_order": "clockwise"}),
+        ))
+        .build();
+    assert_eq!(
+        play(&mut p, "j14-k14"),
+        ev(&[
+            "move 2 j14-k14",
+            "eliminated 0 no_movable_pieces",
+            "eliminated 3 blocked"
+        ])
+    );
+}
+
+#[test]
+fn out_at_once_checks_each_seat_again_after_an_earlier_removal() {
+    // South's captain on i9 is walled in by North's landmines (i7, i11, k9) and North's
+    // captain on g9; North's captain on g9 by South's landmines (g7, g11, f9) and South's
+    // captain. Partners do not attack each other, so both are blocked. West moves: South,
+    // first in the pass, goes out and its pieces leave the board, which frees North's captain,
+    // so North stays in.
+    let mut p = Pos::four()
+        .opts(json!({"blocked": "out_at_once"}))
+        .with(&[
+            ("i9", 0, Captain),
+            ("g7", 0, Landmine),
+            ("g11", 0, Landmine),
+            ("f9", 0, Landmine),
+            ("h1", 0, Flag),
+            ("g9", 2, Captain),
+            ("i7", 2, Landmine),
+            ("i11", 2, Landmine),
+            ("k9", 2, Landmine),
+            ("h17", 2, Flag),
+            ("n8", 1, Captain),
+            ("d10", 3, Captain),
+        ])
+        .turn(3)
+        .build();
+    assert!(!p.has_legal_action(0) && !p.has_legal_action(2));
+    assert_eq!(
+        play(&mut p, "d10-d11"),
+        ev(&["move 3 d10-d11", "eliminated 0 blocked"])
+    );
+    assert_eq!(
+        (p.is_eliminated(2), outcome(&p)),
+        (false, "none".to_string())
+    );
+    assert!(p.has_legal_action(2));
+    assert_eq!(p.to_move(), 1);
+}
+
+#[test]
+fn out_at_once_on_two_players_wins_before_the_draw_limit() {
+    // Under lose the draw limit (step 4) comes before the blocked seat's turn (step 5); under
+    // out_at_once the blocked seat is out at step 3, so the game is won.
+    let mut p = blocked_two()
+        .opts(json!({"blocked": "out_at_once", "quiet_plies": 3}))
+        .plies(9, 2)
+        .build();
+    assert_eq!(
+        play(&mut p, "c3-c2"),
+        ev(&["move 0 c3-c2", "eliminated 1 blocked"])
+    );
+    assert_eq!(outcome(&p), "win 0 blocked");
+}
+
+#[test]
+fn a_leaver_s_partner_plays_on_under_the_qq_table_rule() {
+    // Four-player, partner still in: under partner_plays_on the leaver goes out as after a
+    // resignation (reason left), its pieces leave, its turn passes, and the game goes on.
+    let mut p = quiet_four().turn(1).build();
+    assert_eq!(
+        table(&mut p, |p, e| p.leave(1, Leaver::PartnerPlaysOn, e)),
+        ev(&["eliminated 1 left"])
+    );
+    assert_eq!(
+        (outcome(&p), p.to_move(), at(&p, "n8")),
+        ("none".to_string(), 2, None)
+    );
+    // Then the partner leaving ends it: the other side wins (as under abort).
+    assert_eq!(
+        table(&mut p, |p, e| p.leave(3, Leaver::PartnerPlaysOn, e)),
+        ev(&["eliminated 3 left"])
+    );
+    assert_eq!(outcome(&p), "win 0,2 left");
+    // Two players: leaving loses, whatever the table rule.
+    let mut p = quiet_two().build();
+    table(&mut p, |p, e| p.leave(1, Leaver::PartnerPlaysOn, e));
+    assert_eq!(outcome(&p), "win 0 left");
+}
+
+#[test]
+fn the_qq_preset_draws_four_players_at_71_quiet_plies() {
+    let mut p = quiet_four()
+        .opts(json!({"preset": "qq"}))
+        .plies(0, 69)
+        .build();
+    assert_eq!(p.rules().options.quiet_plies, 71);
+    play(&mut p, "h4-g4");
+    assert_eq!(outcome(&p), "none");
+    play(&mut p, "n8-n7");
+    assert_eq!(outcome(&p), "draw quiet_plies");
+    // An option given with the preset changes it, whatever the order of the fields.
+    let p = quiet_four()
+        .opts(json!({"quiet_plies": 90, "preset": "qq"}))
+        .build();
+    let o = p.rules().options;
+    assert_eq!((o.quiet_plies, o.blocked.name()), (90, "out_at_once"));
+    // A preset that the board does not have is refused, saying which it has.
+    let e = Pos::three()
+        .opts(json!({"preset": "qq"}))
+        .try_rules()
+        .unwrap_err();
+    assert!(e.contains("three_player") && e.contains("standard"), "{e}");
 }

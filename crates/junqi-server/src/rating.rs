@@ -184,7 +184,8 @@ pub fn placings(record: &Record) -> Result<Option<Vec<u32>>, String> {
     let mut out = vec![false; teams.count()];
     let mut out_steps: Vec<Vec<Team>> = Vec::new();
     for e in &record.entries {
-        e.apply(&mut pos, &mut ()).map_err(|x| x.to_string())?;
+        e.apply(&mut pos, &record.table, &mut ())
+            .map_err(|x| x.to_string())?;
         let now: Vec<Team> = teams
             .teams()
             .filter(|&t| !out[t.index()] && pos.team_out(t))

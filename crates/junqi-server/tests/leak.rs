@@ -125,7 +125,7 @@ async fn one_game(ts: &TestServer, board: &str, mode: &str, teams: Option<&str>,
     let mut events = Vec::new();
     for e in &record.entries {
         let mut ev = Vec::new();
-        e.apply(&mut pos, &mut ev).unwrap();
+        e.apply(&mut pos, &record.table, &mut ev).unwrap();
         events.push(Value::Array(
             ev.iter().map(|x| event_to_json(topo, x)).collect(),
         ));

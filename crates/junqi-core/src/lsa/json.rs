@@ -197,7 +197,8 @@ pub fn set_option(o: &mut Options, name: &str, v: &Value) -> Result<(), String> 
                 .as_bool()
                 .ok_or_else(|| format!("option {name} must be true or false, got {}", show(v)))?
         }
-        "blocked" => o.blocked = one_of(name, v, Blocked::ALL, Blocked::name)?,
+        // LANDSEAAIR §9 has `lose` and `skip`; QQ's `out_at_once` is a 军棋 option only.
+        "blocked" => o.blocked = one_of(name, v, &[Blocked::Lose, Blocked::Skip], Blocked::name)?,
         "quiet_plies" => o.quiet_plies = limit(name, v)?,
         "max_plies" => o.max_plies = limit(name, v)?,
         _ if IGNORED_OPTIONS.contains(&name) => {
@@ -220,10 +221,15 @@ pub fn set_option(o: &mut Options, name: &str, v: &Value) -> Result<(), String> 
 }
 
 /// Options from a JSON object holding any subset of §9 (absent options take their defaults);
-/// `None` or `null` means all defaults.
+/// `None` or `null` means all defaults. A `"preset"` field (`standard` or `taiwan`) gives the
+/// starting point the other fields change.
 pub fn options_from_json(v: Option<&Value>) -> Result<Options, String> {
-    let mut o = Options::default();
-    match v {
+    let (v, preset) = crate::preset::split_preset(v, crate::lsa::board::BOARD_NAME)?;
+    let mut o = match preset {
+        Some(p) => p.lsa_options()?,
+        None => Options::default(),
+    };
+    match v.as_ref() {
         None | Some(Value::Null) => {}
         Some(Value::Object(m)) => {
             for (k, val) in m {

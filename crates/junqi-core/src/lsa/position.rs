@@ -980,7 +980,9 @@ impl Position {
                 return;
             }
             match self.opts.blocked {
-                Blocked::Lose => {
+                // The options' reader never gives `out_at_once` here (LANDSEAAIR §9); were it
+                // set by hand, with two sides it comes to losing on one's turn.
+                Blocked::Lose | Blocked::OutAtOnce => {
                     return self.end(next.other(), EliminationReason::Blocked, events);
                 }
                 Blocked::Skip => {
