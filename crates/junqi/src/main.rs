@@ -15,8 +15,7 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Rules queries as JSON Lines filters (legal actions, applying an action).
-    #[command(subcommand)]
-    Rules(cmd::rules::RulesCommand),
+    Rules(cmd::rules::Args),
     /// Count action sequences to a depth from a JSON position.
     Perft(cmd::perft::Args),
     /// Uniform-random self-play: games, plies, plies per second, results by reason.

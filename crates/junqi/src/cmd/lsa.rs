@@ -118,9 +118,9 @@ pub fn rules(mode: &str, options: Option<&str>, teams: Option<&str>) -> Result<(
     Ok((mode, opts))
 }
 
-/// [`rules`] from the shared rule arguments.
+/// [`rules`] from the shared rule arguments (`--preset` and `--teams` included).
 pub(crate) fn rules_of(r: &RulesArgs) -> Result<(Mode, Options)> {
-    rules(&r.mode, r.options.as_deref(), r.teams.as_deref())
+    rules(&r.mode, r.options_json()?.as_deref(), None)
 }
 
 fn reason_label(s: Status) -> &'static str {
@@ -303,6 +303,7 @@ mod tests {
             let step = apply_line(
                 &json!({"position": serde_json::from_str::<Value>(pos).unwrap(), "action": action})
                     .to_string(),
+                None,
             );
             assert_eq!(step["outcome"]["result"], "win", "{step}");
             assert_eq!(
@@ -310,9 +311,11 @@ mod tests {
                 "the side that acted: {step}"
             );
             let after = step["position"].to_string();
-            assert_eq!(legal_line(&after), json!({"actions": []}), "{after}");
-            let refused =
-                apply_line(&json!({"position": step["position"], "action": action}).to_string());
+            assert_eq!(legal_line(&after, None), json!({"actions": []}), "{after}");
+            let refused = apply_line(
+                &json!({"position": step["position"], "action": action}).to_string(),
+                None,
+            );
             assert!(
                 refused["error"]
                     .as_str()

@@ -749,7 +749,10 @@ pub fn play(a: Args, input: impl BufRead, out: &mut dyn Write, terminal: bool) -
         history: History::default(),
         steps: 0,
         out_at: Vec::new(),
-        record: Record::new(rules, start),
+        record: Record {
+            table: a.rules.table_rules()?,
+            ..Record::new(rules, start)
+        },
         record_path,
         out,
     };

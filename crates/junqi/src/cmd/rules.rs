@@ -10,6 +10,19 @@ use junqi_core::notation::{action_from_text, action_to_text};
 use serde_json::{json, Value};
 use std::io::{BufRead, Write};
 
+/// `junqi rules [--preset P] <legal|apply>`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// A rule preset (RULES §10.1: standard, qq, taiwan) for every position read: its options
+    /// are the starting point of each position's own `options` (a position that names a preset
+    /// keeps its own).
+    #[arg(long)]
+    pub preset: Option<String>,
+    /// What to answer.
+    #[command(subcommand)]
+    pub command: RulesCommand,
+}
+
 /// `junqi rules` subcommands.
 #[derive(clap::Subcommand, Debug)]
 pub enum RulesCommand {
@@ -19,10 +32,30 @@ pub enum RulesCommand {
     Apply,
 }
 
-/// The answer to one `rules legal` line.
-pub fn legal_line(line: &str) -> Value {
+/// A position object with `preset` added to its options, unless it names one already.
+fn with_preset(mut position: Value, preset: Option<&str>) -> Value {
+    let Some(preset) = preset else {
+        return position;
+    };
+    if let Some(obj) = position.as_object_mut() {
+        let options = obj
+            .entry("options")
+            .or_insert_with(|| Value::Object(Default::default()));
+        if options.is_null() {
+            *options = Value::Object(Default::default());
+        }
+        if let Some(o) = options.as_object_mut() {
+            o.entry("preset")
+                .or_insert_with(|| Value::String(preset.to_string()));
+        }
+    }
+    position
+}
+
+/// The answer to one `rules legal` line, its position read under `preset` (if any).
+pub fn legal_line(line: &str, preset: Option<&str>) -> Value {
     let v: Value = match serde_json::from_str(line) {
-        Ok(v) => v,
+        Ok(v) => with_preset(v, preset),
         Err(e) => return json!({"error": format!("not JSON: {e}")}),
     };
     if super::lsa::is_lsa(&v) {
@@ -42,8 +75,8 @@ pub fn legal_line(line: &str) -> Value {
     }
 }
 
-/// The answer to one `rules apply` line.
-pub fn apply_line(line: &str) -> Value {
+/// The answer to one `rules apply` line, its position read under `preset` (if any).
+pub fn apply_line(line: &str, preset: Option<&str>) -> Value {
     let v: Value = match serde_json::from_str(line) {
         Ok(v) => v,
         Err(e) => return json!({"error": format!("not JSON: {e}")}),
@@ -57,6 +90,7 @@ pub fn apply_line(line: &str) -> Value {
     let Some(p) = obj.get("position") else {
         return json!({"error": "missing field position"});
     };
+    let p = &with_preset(p.clone(), preset);
     let Some(text) = obj.get("action").and_then(Value::as_str) else {
         return json!({"error": "missing field action (a string such as \"a2-a6\" or \"flip b3\")"});
     };
@@ -78,7 +112,7 @@ pub fn apply_line(line: &str) -> Value {
     }
 }
 
-fn filter(answer: fn(&str) -> Value) -> Result<()> {
+fn filter(answer: impl Fn(&str) -> Value) -> Result<()> {
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -97,10 +131,11 @@ fn filter(answer: fn(&str) -> Value) -> Result<()> {
 }
 
 /// Run a `rules` subcommand.
-pub fn run(cmd: RulesCommand) -> Result<()> {
-    match cmd {
-        RulesCommand::Legal => filter(legal_line),
-        RulesCommand::Apply => filter(apply_line),
+pub fn run(a: Args) -> Result<()> {
+    let preset = a.preset.as_deref();
+    match a.command {
+        RulesCommand::Legal => filter(|l| legal_line(l, preset)),
+        RulesCommand::Apply => filter(|l| apply_line(l, preset)),
     }
 }
 
@@ -112,7 +147,7 @@ mod tests {
 
     #[test]
     fn legal_lists_actions_and_errors() {
-        let v = legal_line(POS);
+        let v = legal_line(POS, None);
         let acts: Vec<&str> = v["actions"]
             .as_array()
             .unwrap()
@@ -121,9 +156,9 @@ mod tests {
             .collect();
         assert!(acts.contains(&"a5-a7"), "{acts:?}");
         assert!(acts.contains(&"a5-e2"), "engineers turn corners: {acts:?}");
-        assert!(legal_line("{").get("error").is_some());
+        assert!(legal_line("{", None).get("error").is_some());
         let bad = POS.replace("captain", "sapper");
-        assert!(legal_line(&bad)["error"]
+        assert!(legal_line(&bad, None)["error"]
             .as_str()
             .unwrap()
             .contains("sapper"));
@@ -131,13 +166,46 @@ mod tests {
 
     #[test]
     fn apply_steps_or_refuses() {
-        let v = apply_line(&format!(r#"{{"position":{POS},"action":"a5-a7"}}"#));
+        let v = apply_line(&format!(r#"{{"position":{POS},"action":"a5-a7"}}"#), None);
         assert_eq!(v["events"][0]["kind"], "attack");
         assert_eq!(v["events"][0]["result"], "defender_wins");
         assert_eq!(v["position"]["to_move"], 1);
-        let e = apply_line(&format!(r#"{{"position":{POS},"action":"a5-c3"}}"#));
+        let e = apply_line(&format!(r#"{{"position":{POS},"action":"a5-c3"}}"#), None);
         assert!(e["error"].as_str().unwrap().contains("illegal"), "{e}");
-        let e = apply_line(&format!(r#"{{"position":{POS},"action":"z9-a1"}}"#));
+        let e = apply_line(&format!(r#"{{"position":{POS},"action":"z9-a1"}}"#), None);
         assert!(e["error"].as_str().unwrap().contains("z9"), "{e}");
+    }
+
+    #[test]
+    fn a_preset_is_the_starting_point_of_every_position() {
+        // West moves; East's captain on q7 is walled in by its own landmine and flag. Under
+        // the qq preset East is out at once; by default (skip) nothing happens yet.
+        let four = r#"{"board":"four_player","mode":"dark","to_move":3,"pieces":[{"at":"h4","seat":0,"role":"captain"},{"at":"q7","seat":1,"role":"captain"},{"at":"p7","seat":1,"role":"landmine"},{"at":"q8","seat":1,"role":"flag"},{"at":"j14","seat":2,"role":"captain"},{"at":"d10","seat":3,"role":"captain"}]}"#;
+        let line = format!(r#"{{"position":{four},"action":"d10-d11"}}"#);
+        let qq = apply_line(&line, Some("qq"));
+        assert_eq!(qq["events"][1]["kind"], "eliminated", "{qq}");
+        assert_eq!(qq["events"][1]["reason"], "blocked", "{qq}");
+        // The position written back holds the options the preset resolved to, not its name.
+        assert_eq!(
+            qq["position"]["options"],
+            json!({"blocked": "out_at_once", "quiet_plies": 71}),
+            "{qq}"
+        );
+        let plain = apply_line(&line, None);
+        assert_eq!(plain["events"].as_array().unwrap().len(), 1, "{plain}");
+        // A position naming its own preset keeps it; a preset the board lacks is an error.
+        let own = line.replace(
+            r#""mode":"dark","#,
+            r#""mode":"dark","options":{"preset":"standard"},"#,
+        );
+        assert_eq!(
+            apply_line(&own, Some("qq"))["events"]
+                .as_array()
+                .unwrap()
+                .len(),
+            1
+        );
+        let e = legal_line(POS, Some("taiwan"));
+        assert!(e["error"].as_str().unwrap().contains("taiwan"), "{e}");
     }
 }

@@ -1,7 +1,8 @@
-//! The `--board`, `--mode` and `--options` arguments shared by every command that plays games.
+//! The `--board`, `--mode`, `--preset` and `--options` arguments shared by every command that
+//! plays games.
 
 use anyhow::Result;
-use junqi_core::{BoardKind, Mode, Options, Rules};
+use junqi_core::{BoardKind, Mode, Options, Preset, Rules, TableRules};
 
 /// Board, mode and rule options from the command line.
 #[derive(clap::Args, Debug, Clone)]
@@ -13,6 +14,10 @@ pub struct RulesArgs {
     /// dark, open, half_open (four- and six-player, with teams) or flip (two-player).
     #[arg(long, default_value = "dark")]
     pub mode: String,
+    /// A rule preset (RULES §10.1): standard, qq (two- and four-player: QQ's rules) or taiwan
+    /// (land_sea_air); --options then changes it. The same as --options '{"preset":"..."}'.
+    #[arg(long)]
+    pub preset: Option<String>,
     /// Rule options as a JSON object, e.g. '{"landmine":"both_die"}'.
     #[arg(long)]
     pub options: Option<String>,
@@ -25,15 +30,32 @@ pub struct RulesArgs {
 impl RulesArgs {
     /// The rule set these arguments name, or a clear error.
     pub fn rules(&self) -> Result<Rules> {
-        let options = with_teams(self.options.as_deref(), self.teams.as_deref())?;
-        parse_rules(&self.board, &self.mode, options.as_deref())
+        parse_rules(&self.board, &self.mode, self.options_json()?.as_deref())
+    }
+
+    /// The options JSON of `--options` with `teams` from `--teams` and `preset` from `--preset`
+    /// added (an error where `--options` names another value).
+    pub fn options_json(&self) -> Result<Option<String>> {
+        let options = with_field(self.options.as_deref(), "teams", self.teams.as_deref())?;
+        with_field(options.as_deref(), "preset", self.preset.as_deref())
+    }
+
+    /// The table rules of `--preset` (RULES §10: QQ's leaver's partner plays on), which a
+    /// game's record keeps; the defaults without a preset.
+    pub fn table_rules(&self) -> Result<TableRules> {
+        Ok(match &self.preset {
+            Some(p) => Preset::from_name(p, &self.board)
+                .map_err(anyhow::Error::msg)?
+                .table_rules(),
+            None => TableRules::default(),
+        })
     }
 }
 
-/// The options JSON with `teams` added from `--teams` (an error if `--options` names another
+/// The options JSON with `field` added from its own flag (an error if `--options` names another
 /// value).
-fn with_teams(options: Option<&str>, teams: Option<&str>) -> Result<Option<String>> {
-    let Some(teams) = teams else {
+fn with_field(options: Option<&str>, field: &str, value: Option<&str>) -> Result<Option<String>> {
+    let Some(value) = value else {
         return Ok(options.map(str::to_string));
     };
     let mut map = match options {
@@ -44,12 +66,12 @@ fn with_teams(options: Option<&str>, teams: Option<&str>) -> Result<Option<Strin
         },
         None => serde_json::Map::new(),
     };
-    match map.get("teams") {
-        Some(v) if v.as_str() != Some(teams) => {
-            anyhow::bail!("--teams {teams} and --options teams {v} disagree")
+    match map.get(field) {
+        Some(v) if v.as_str() != Some(value) => {
+            anyhow::bail!("--{field} {value} and --options {field} {v} disagree")
         }
         _ => {
-            map.insert("teams".into(), serde_json::Value::String(teams.into()));
+            map.insert(field.into(), serde_json::Value::String(value.into()));
         }
     }
     Ok(Some(serde_json::Value::Object(map).to_string()))
@@ -79,9 +101,36 @@ mod tests {
         RulesArgs {
             board: board.into(),
             mode: "dark".into(),
+            preset: None,
             options: options.map(str::to_string),
             teams: teams.map(str::to_string),
         }
+    }
+
+    #[test]
+    fn preset_from_the_flag_changed_by_the_options() {
+        use junqi_core::options::Blocked;
+        let mut a = args("four_player", Some(r#"{"quiet_plies":90}"#), None);
+        a.preset = Some("qq".into());
+        let r = a.rules().unwrap();
+        assert_eq!(
+            (r.options.blocked, r.options.quiet_plies),
+            (Blocked::OutAtOnce, 90)
+        );
+        assert_eq!(
+            a.table_rules().unwrap().leaver,
+            junqi_core::Leaver::PartnerPlaysOn
+        );
+        a.options = None;
+        assert_eq!(a.rules().unwrap().options.quiet_plies, 71);
+        a.options = Some(r#"{"preset":"standard"}"#.into());
+        let e = a.rules().unwrap_err().to_string();
+        assert!(e.contains("--preset qq and --options preset"), "{e}");
+        let mut b = args("six_player", None, None);
+        b.preset = Some("qq".into());
+        let e = b.rules().unwrap_err().to_string();
+        assert!(e.contains("not played on the six_player board"), "{e}");
+        assert!(b.table_rules().is_err());
     }
 
     #[test]
