@@ -8,8 +8,8 @@
 use crate::app::{App, Player};
 use crate::error::Refusal;
 use crate::table::{
-    GameRules, Table, TableConfig, TableGame, TableSpec, DEFAULT_DEPLOY_MS, DEFAULT_MOVE_MS,
-    LSA_BOARD,
+    GameRules, LeaverRule, Table, TableConfig, TableGame, TableSpec, DEFAULT_DEPLOY_MS,
+    DEFAULT_MOVE_MS, LSA_BOARD,
 };
 use axum::body::Bytes;
 use axum::extract::{ConnectInfo, FromRequest, Path, Query, Request, State, WebSocketUpgrade};
@@ -18,7 +18,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use junqi_core::json::outcome_to_json;
-use junqi_core::{BoardKind, Mode, Observer, Options, Rules, Seat, SquareKind, Teams, Topology};
+use junqi_core::{
+    BoardKind, Leaver, Mode, Observer, Options, Preset, Rules, Seat, SquareKind, Teams, Topology,
+};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -210,10 +212,39 @@ async fn info(State(app): State<Arc<App>>) -> Json<Value> {
         "teams": {"three_player": ["none"], "four_player": ["alternate", "opposite", "none"],
                   "six_player": ["alternate", "opposite", "none"]},
         "seats": {"two_player": 2, "three_player": 3, "four_player": 4, "six_player": 6, LSA_BOARD: 2},
+        "presets": presets_json(),
+        "leaver": LeaverRule::NAMES,
         "defaults": {"move_seconds": DEFAULT_MOVE_MS / 1000, "deploy_seconds": DEFAULT_DEPLOY_MS / 1000,
                      "resign_after_seconds": crate::table::RESIGN_WINDOW_MS / 1000,
                      "return_seconds": crate::table::RETURN_WINDOW_MS / 1000},
     }))
+}
+
+/// Every board's rule presets (RULES §10.1) as the create form shows them: for each board, in
+/// order, `{"name", "options", "leaver"}` with the options that differ from the board's dark-play
+/// defaults and the table's leaving rule.
+fn presets_json() -> Value {
+    let mut boards = serde_json::Map::new();
+    for board in BoardKind::ALL.iter().map(|b| b.name()).chain([LSA_BOARD]) {
+        let list: Vec<Value> = Preset::for_board(board)
+            .iter()
+            .filter_map(|&p| {
+                let options = if board == LSA_BOARD {
+                    junqi_core::lsa::json::options_to_json(&p.lsa_options().ok()?)
+                } else {
+                    let kind: BoardKind = board.parse().ok()?;
+                    p.options(kind, Mode::Dark).ok()?.to_json(kind, Mode::Dark)
+                };
+                let leaver = match p.table_rules().leaver {
+                    Leaver::PartnerPlaysOn => LeaverRule::PartnerPlaysOn,
+                    Leaver::Abort => LeaverRule::Abort,
+                };
+                Some(json!({"name": p.name(), "options": options, "leaver": leaver.name()}))
+            })
+            .collect();
+        boards.insert(board.to_string(), Value::Array(list));
+    }
+    Value::Object(boards)
 }
 
 async fn board(
@@ -293,6 +324,9 @@ struct TableBody {
     board: Option<String>,
     #[serde(default)]
     mode: Option<String>,
+    /// A rule preset (RULES §10.1): `standard`, `qq`, `taiwan`; `options` change it.
+    #[serde(default)]
+    preset: Option<String>,
     #[serde(default)]
     options: Option<serde_json::Map<String, Value>>,
     #[serde(default)]
@@ -301,6 +335,11 @@ struct TableBody {
     deploy_seconds: Option<u64>,
     #[serde(default)]
     resign_after_seconds: Option<u64>,
+    /// What leaving does (RULES §10): `abort`, `bot`, `partner_plays_on`; by default the
+    /// preset's (QQ: the partner plays on), else `abort`.
+    #[serde(default)]
+    leaver: Option<String>,
+    /// The older spelling of `leaver: "bot"`.
     #[serde(default)]
     leaver_replaced_by_bot: Option<bool>,
     #[serde(default)]
@@ -321,6 +360,7 @@ struct TableBody {
 /// a 军棋 board (RULES.md, with its checks of mode and teams).
 fn parse_rules(b: &TableBody) -> Result<GameRules, Refusal> {
     let board = b.board.as_deref().unwrap_or("two_player");
+    let options = options_with_preset(b)?;
     if board == LSA_BOARD {
         let mode = b.mode.as_deref().unwrap_or("dark");
         if junqi_core::lsa::Mode::from_name(mode).is_err() {
@@ -329,7 +369,7 @@ fn parse_rules(b: &TableBody) -> Result<GameRules, Refusal> {
                 board: board.to_string(),
             });
         }
-        let options = b.options.clone().map(Value::Object);
+        let options = options.map(Value::Object);
         return GameRules::parse(board, mode, options.as_ref()).map_err(Refusal::BadRules);
     }
     let board: BoardKind = board.parse().map_err(Refusal::BadRequest)?;
@@ -345,10 +385,10 @@ fn parse_rules(b: &TableBody) -> Result<GameRules, Refusal> {
             board: board.to_string(),
         });
     }
-    if let Some(v) = b.options.as_ref().and_then(|o| o.get("teams")) {
+    if let Some(v) = options.as_ref().and_then(|o| o.get("teams")) {
         check_teams(board, mode, v)?;
     }
-    let options = match &b.options {
+    let options = match &options {
         None => Options::defaults(board, mode),
         Some(o) => Options::from_json(board, mode, Some(&Value::Object(o.clone())))
             .map_err(Refusal::BadRules)?,
@@ -358,8 +398,54 @@ fn parse_rules(b: &TableBody) -> Result<GameRules, Refusal> {
         .map_err(Refusal::BadRules)
 }
 
+/// The options object of a create request with the top-level `preset` put in it (the options'
+/// readers start from a preset they name); both naming different presets is refused.
+fn options_with_preset(b: &TableBody) -> Result<Option<serde_json::Map<String, Value>>, Refusal> {
+    let Some(preset) = &b.preset else {
+        return Ok(b.options.clone());
+    };
+    let mut options = b.options.clone().unwrap_or_default();
+    match options.get("preset") {
+        Some(v) if v.as_str() != Some(preset) => Err(Refusal::BadRules(format!(
+            "preset {preset} and options.preset {v} disagree"
+        ))),
+        _ => {
+            options.insert("preset".into(), Value::String(preset.clone()));
+            Ok(Some(options))
+        }
+    }
+}
+
+/// What leaving does at the table: `leaver` (or the older `leaver_replaced_by_bot`), else the
+/// preset's rule (QQ: the partner plays on), else the rule book's abort.
+fn parse_leaver(b: &TableBody, board: &str) -> Result<LeaverRule, Refusal> {
+    let named = match (&b.leaver, b.leaver_replaced_by_bot) {
+        (Some(l), Some(bot)) if (l == "bot") != bot => {
+            return Err(Refusal::BadRequest(format!(
+                "leaver {l} and leaver_replaced_by_bot {bot} disagree"
+            )))
+        }
+        (Some(l), _) => Some(LeaverRule::from_name(l).map_err(Refusal::BadRequest)?),
+        (None, Some(true)) => Some(LeaverRule::Bot),
+        (None, _) => None,
+    };
+    if let Some(l) = named {
+        return Ok(l);
+    }
+    let preset = options_with_preset(b)?
+        .and_then(|o| o.get("preset").and_then(Value::as_str).map(str::to_string));
+    Ok(match preset {
+        Some(p) => match Preset::from_name(&p, board).map(Preset::table_rules) {
+            Ok(t) if t.leaver == Leaver::PartnerPlaysOn => LeaverRule::PartnerPlaysOn,
+            _ => LeaverRule::Abort,
+        },
+        None => LeaverRule::Abort,
+    })
+}
+
 fn parse_config(b: &TableBody, default_move_ms: u64) -> Result<TableConfig, Refusal> {
     let rules = parse_rules(b)?;
+    let leaver = parse_leaver(b, rules.board_name())?;
     let secs = |field: &str, v: Option<u64>, default_ms: u64| -> Result<u64, Refusal> {
         match v {
             None => Ok(default_ms),
@@ -381,7 +467,7 @@ fn parse_config(b: &TableBody, default_move_ms: u64) -> Result<TableConfig, Refu
         rules,
         move_ms: secs("move_seconds", b.move_seconds, default_move_ms)?,
         deploy_ms: secs("deploy_seconds", b.deploy_seconds, DEFAULT_DEPLOY_MS)?,
-        leaver_bot: b.leaver_replaced_by_bot.unwrap_or(false),
+        leaver,
         private: b.private.unwrap_or(false),
         name: name.trim().to_string(),
         resign_ms: secs(

@@ -960,3 +960,132 @@ async fn a_seat_that_left_cannot_chat_by_coming_back() {
     assert_eq!(heard["text"], "继续");
     assert_eq!(heard["seat"], 2);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn under_the_qq_preset_a_leavers_partner_plays_on_across_a_restart() {
+    let ts = start().await;
+    // The presets the create form offers, with what they resolve to.
+    let (_, info) = ts.get("/api/info").await;
+    let qq = info["presets"]["four_player"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "qq")
+        .cloned()
+        .unwrap();
+    assert_eq!(
+        qq,
+        json!({"name": "qq", "options": {"blocked": "out_at_once", "quiet_plies": 71}, "leaver": "partner_plays_on"})
+    );
+    assert_eq!(
+        info["presets"]["three_player"],
+        json!([{"name": "standard", "options": {}, "leaver": "abort"}])
+    );
+    assert_eq!(info["presets"]["land_sea_air"][1]["name"], "taiwan");
+    let (id, mut people) = seated_table(
+        &ts,
+        json!({"board": "four_player", "move_seconds": 0, "preset": "qq"}),
+        &[0, 1],
+        "random",
+        91,
+    )
+    .await;
+    let (_, t) = ts.get(&format!("/api/tables/{id}")).await;
+    assert_eq!(
+        (&t["preset"], &t["leaver"], &t["options"]),
+        (
+            &json!("qq"),
+            &json!("partner_plays_on"),
+            &json!({"blocked": "out_at_once", "quiet_plies": 71})
+        ),
+        "{t}"
+    );
+    // East leaves while West is in: East is out (reason left), and the game goes on.
+    let t1 = people[1].token.clone();
+    people[1].c.send(&json!({"type": "leave"})).await.unwrap();
+    let ev = until_entry(&mut people[0].c, "leave 1").await;
+    assert!(ev["outcome"].is_null(), "{ev}");
+    assert!(
+        ev["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["kind"] == "eliminated" && e["seat"] == 1 && e["reason"] == "left"),
+        "{ev}"
+    );
+    drop(people);
+    // kill -9 and a restart: the game resumes under the same table rule.
+    let ts = restart(ts).await;
+    let (_, t) = ts.get(&format!("/api/tables/{id}")).await;
+    assert_eq!(
+        (&t["preset"], &t["status"]),
+        (&json!("qq"), &json!("playing")),
+        "{t}"
+    );
+    let mut back = WsClient::connect(&ts.ws_url(&id)).await.unwrap();
+    back.send(&json!({"type": "hello", "token": t1}))
+        .await
+        .unwrap();
+    back.recv_until(|f| f["type"] == "welcome").await.unwrap();
+    let sync = back.recv_type("sync").await.unwrap();
+    let o = &sync["observation"];
+    assert_eq!(
+        (
+            &sync["status"],
+            &o["eliminated"],
+            &o["outcome"],
+            &o["to_move"]
+        ),
+        (&json!("playing"), &json!([1]), &Value::Null, &json!(0)),
+        "{sync}"
+    );
+    drop(back);
+    // The same rules by hand are QQ too; changing one makes them custom.
+    let (st, c) = ts
+        .post(
+            "/api/tables",
+            json!({"board": "four_player", "options": {"blocked": "out_at_once", "quiet_plies": 71}, "leaver": "partner_plays_on"}),
+        )
+        .await;
+    assert_eq!((st, &c["table"]["preset"]), (201, &json!("qq")), "{c}");
+    let (st, c) = ts
+        .post(
+            "/api/tables",
+            json!({"board": "four_player", "preset": "qq", "options": {"quiet_plies": 80}}),
+        )
+        .await;
+    assert_eq!(st, 201, "{c}");
+    assert_eq!(
+        (&c["table"]["preset"], &c["table"]["leaver"]),
+        (&Value::Null, &json!("partner_plays_on")),
+        "{c}"
+    );
+    // Refusals say what is wrong.
+    for (body, code, needle) in [
+        (
+            json!({"board": "three_player", "preset": "qq"}),
+            "setup.bad_rules",
+            "not played on the three_player board",
+        ),
+        (
+            json!({"board": "four_player", "preset": "qq", "options": {"preset": "standard"}}),
+            "setup.bad_rules",
+            "disagree",
+        ),
+        (
+            json!({"board": "four_player", "leaver": "stay"}),
+            "request.bad",
+            "abort, bot, partner_plays_on",
+        ),
+        (
+            json!({"board": "four_player", "leaver": "abort", "leaver_replaced_by_bot": true}),
+            "request.bad",
+            "disagree",
+        ),
+    ] {
+        let (st, e) = ts.post("/api/tables", body.clone()).await;
+        assert_eq!(st, 400, "{body}: {e}");
+        assert_eq!(e["code"], code, "{body}: {e}");
+        assert!(e["error"].as_str().unwrap().contains(needle), "{body}: {e}");
+    }
+}

@@ -2,6 +2,7 @@
 //! life. The settings are stored as JSON with the table.
 
 use super::game::GameRules;
+use junqi_core::{Leaver, TableRules};
 use serde_json::{json, Value};
 
 /// Resignation is refused in the first 90 s of play (RULES §10).
@@ -22,8 +23,8 @@ pub struct TableConfig {
     pub move_ms: u64,
     /// Deployment clock (0: none).
     pub deploy_ms: u64,
-    /// Four-player: a bot takes a leaver's seat instead of aborting the game.
-    pub leaver_bot: bool,
+    /// What a seat's leaving for good does (RULES §10).
+    pub leaver: LeaverRule,
     /// Kept out of the lobby list.
     pub private: bool,
     /// Display name.
@@ -38,7 +39,7 @@ impl TableConfig {
         json!({
             "board": r.board_name(), "mode": r.mode_name(), "options": r.options_json(),
             "move_ms": self.move_ms, "deploy_ms": self.deploy_ms,
-            "leaver_bot": self.leaver_bot, "private": self.private, "name": self.name,
+            "leaver": self.leaver.name(), "private": self.private, "name": self.name,
             "resign_ms": self.resign_ms,
         })
     }
@@ -53,11 +54,69 @@ impl TableConfig {
             rules,
             move_ms: v["move_ms"].as_u64().unwrap_or(DEFAULT_MOVE_MS),
             deploy_ms: v["deploy_ms"].as_u64().unwrap_or(DEFAULT_DEPLOY_MS),
-            leaver_bot: v["leaver_bot"].as_bool().unwrap_or(false),
+            // Tables stored before the rule had three values kept `leaver_bot`.
+            leaver: match v["leaver"].as_str() {
+                Some(name) => LeaverRule::from_name(name)?,
+                None if v["leaver_bot"].as_bool() == Some(true) => LeaverRule::Bot,
+                None => LeaverRule::Abort,
+            },
             private: v["private"].as_bool().unwrap_or(false),
             name: v["name"].as_str().unwrap_or("").to_string(),
             resign_ms: v["resign_ms"].as_u64().unwrap_or(RESIGN_WINDOW_MS),
         })
+    }
+}
+
+/// What a seat's leaving for good does at a table (RULES §10): the referee's rule (a
+/// four-player game with teams is aborted while the leaver's partner is in), a bot taking the
+/// leaver's seat on every multi-seat board, or (QQ) the leaver eliminated and its partner playing
+/// on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LeaverRule {
+    /// The rule book's default.
+    #[default]
+    Abort,
+    /// A bot takes the leaver's seat (server option; the record never sees a leave).
+    Bot,
+    /// QQ: the leaver is eliminated as after a resignation; its partner plays on.
+    PartnerPlaysOn,
+}
+
+impl LeaverRule {
+    /// Every value, as the API spells them.
+    pub const NAMES: [&'static str; 3] = ["abort", "bot", "partner_plays_on"];
+
+    /// The API's spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            LeaverRule::Abort => "abort",
+            LeaverRule::Bot => "bot",
+            LeaverRule::PartnerPlaysOn => "partner_plays_on",
+        }
+    }
+
+    /// Read the API's spelling.
+    pub fn from_name(name: &str) -> Result<LeaverRule, String> {
+        match name {
+            "abort" => Ok(LeaverRule::Abort),
+            "bot" => Ok(LeaverRule::Bot),
+            "partner_plays_on" => Ok(LeaverRule::PartnerPlaysOn),
+            _ => Err(format!(
+                "leaver has no value {name:?} (expected one of {})",
+                LeaverRule::NAMES.join(", ")
+            )),
+        }
+    }
+
+    /// The table rules the game's record keeps: only the QQ rule changes what the referee does
+    /// with a `leave` entry (with a bot, no leave is ever recorded).
+    pub fn table_rules(self) -> TableRules {
+        TableRules {
+            leaver: match self {
+                LeaverRule::PartnerPlaysOn => Leaver::PartnerPlaysOn,
+                LeaverRule::Abort | LeaverRule::Bot => Leaver::Abort,
+            },
+        }
     }
 }
 

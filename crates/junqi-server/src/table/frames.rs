@@ -83,6 +83,8 @@ impl Table {
             "id": self.id, "code": self.code, "name": self.config.name,
             "board": r.board_name(), "mode": r.mode_name(),
             "options": r.options_json(), "teams": teams,
+            "preset": r.preset(&self.config.leaver.table_rules()).map(|p| p.name()),
+            "leaver": self.config.leaver.name(),
             "status": self.status.name(), "host_seat": self.host_seat, "created_ms": self.created_ms,
             "seats": seats, "spectators": spectators,
             "plies": self.game.as_ref().map_or(0, |g| g.plies()),

@@ -18,7 +18,7 @@ use junqi_core::event::Event;
 use junqi_core::lsa::{self, LookNotes, Side};
 use junqi_core::{
     action_from_text, Action, BoardKind, Deployment, Entry, Game, Mode, Observation, Observer,
-    Options, Outcome, Record, Rules, Seat, TeamMap,
+    Options, Outcome, Preset, Record, Rules, Seat, TableRules, TeamMap,
 };
 use rand::Rng;
 use serde_json::{json, Value};
@@ -74,6 +74,15 @@ impl GameRules {
         let mode: Mode = mode.parse()?;
         let options = Options::from_json(board, mode, options)?;
         Ok(GameRules::Junqi(Rules::new(board, mode, options)?))
+    }
+
+    /// The preset (RULES §10.1) these rules and the table's rules resolve to, if any (`None`:
+    /// custom, 自定义).
+    pub fn preset(&self, table: &TableRules) -> Option<Preset> {
+        match self {
+            GameRules::Junqi(r) => Preset::of(r, table),
+            GameRules::Lsa(r) => Preset::of_lsa(&r.options),
+        }
     }
 
     /// How many seats.
@@ -413,16 +422,22 @@ pub enum TableGame {
 
 impl TableGame {
     /// A game from the seats' layouts (flip: dealt, the layouts unused); `first` moves first.
+    /// A 军棋 game's record keeps `table`, the table rules the referee needs (RULES §10).
     pub fn start(
         rules: &GameRules,
+        table: TableRules,
         layouts: &[Layout],
         first: Seat,
         rng: &mut impl Rng,
     ) -> Result<TableGame, String> {
+        let junqi = |g: Game| {
+            g.with_table_rules(table)
+                .map(|g| TableGame::Junqi(Box::new(g)))
+        };
         match rules {
             GameRules::Junqi(r) if r.is_flip() => Game::new_dealt(*r, first, rng)
-                .map(|g| TableGame::Junqi(Box::new(g)))
-                .map_err(|e| e.to_string()),
+                .map_err(|e| e.to_string())
+                .and_then(junqi),
             GameRules::Junqi(r) => {
                 let ds: Vec<Deployment> = layouts
                     .iter()
@@ -432,8 +447,8 @@ impl TableGame {
                     })
                     .collect();
                 Game::new_from_deployments(*r, &ds, first)
-                    .map(|g| TableGame::Junqi(Box::new(g)))
                     .map_err(|e| e.to_string())
+                    .and_then(junqi)
             }
             GameRules::Lsa(r) => {
                 let [Layout::Lsa(south), Layout::Lsa(north)] = layouts else {
@@ -829,7 +844,8 @@ mod tests {
         let layouts: Vec<Layout> = (0..2)
             .map(|s| Layout::fallback(&rules, s, &mut rng))
             .collect();
-        let mut game = TableGame::start(&rules, &layouts, 0, &mut rng).unwrap();
+        let mut game =
+            TableGame::start(&rules, TableRules::default(), &layouts, 0, &mut rng).unwrap();
         let header = game.record_text();
         let mut looked = false;
         let mut texts = Vec::new();
@@ -927,7 +943,8 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
         let north = bot.deploy(&rules, 1).unwrap();
         let south = Layout::fallback(&rules, 0, &mut rng);
-        let mut game = TableGame::start(&rules, &[south, north], 1, &mut rng).unwrap();
+        let mut game =
+            TableGame::start(&rules, TableRules::default(), &[south, north], 1, &mut rng).unwrap();
         bot.observe(None, &game.bot_view(1));
         let m = bot.choose(&game.bot_view(1), Budget::default()).unwrap();
         assert!(game.is_legal(m));

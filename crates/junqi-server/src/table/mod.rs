@@ -37,7 +37,8 @@ mod unattended;
 
 pub use chat::{MAX_CHARS as CHAT_MAX_CHARS, PHRASES as CHAT_PHRASES};
 pub use config::{
-    Status, TableConfig, DEFAULT_DEPLOY_MS, DEFAULT_MOVE_MS, RESIGN_WINDOW_MS, RETURN_WINDOW_MS,
+    LeaverRule, Status, TableConfig, DEFAULT_DEPLOY_MS, DEFAULT_MOVE_MS, RESIGN_WINDOW_MS,
+    RETURN_WINDOW_MS,
 };
 pub(crate) use game::TableGame;
 pub use game::{GameRules, LsaRules, LSA_BOARD};

@@ -3,6 +3,7 @@
 //! at before play begins is closed when its idle countdown runs out.
 
 use super::bots::{guarded, BotCell};
+use super::config::LeaverRule;
 use super::frames::{text, EventsFrame};
 use super::game::{Layout, TableBot, TableEntry, TableGame};
 use super::{SeatKind, SeatState, Status, Table};
@@ -190,6 +191,7 @@ impl Table {
         let layouts: Vec<Layout> = self.seats.iter().filter_map(|s| s.layout).collect();
         let game = TableGame::start(
             &self.config.rules,
+            self.config.leaver.table_rules(),
             &layouts,
             self.host_seat,
             &mut ChaCha8Rng::seed_from_u64(rand::random()),
@@ -383,8 +385,10 @@ impl Table {
     /// four-player with teams, the game is aborted while a partner is still in it, else the seat
     /// is eliminated (reason `left`); three- and six-player and `teams = none`, the seat is
     /// eliminated and the game goes on while more than one team is left. With the table option
-    /// `leaver_bot` a bot takes the seat instead on every multi-seat board, except where leaving
-    /// decides nothing but the seat's own team's loss (four-player with teams, the partner out).
+    /// `leaver = bot` a bot takes the seat instead on every multi-seat board, except where leaving
+    /// decides nothing but the seat's own team's loss (four-player with teams, the partner out);
+    /// with `leaver = partner_plays_on` (QQ) the game's record holds that table rule, and the
+    /// referee eliminates the leaver instead of aborting.
     pub(super) async fn seat_gone(&mut self, seat: Seat) {
         let Some(g) = self.game.as_ref() else {
             return;
@@ -408,7 +412,7 @@ impl Table {
         let Some(rules) = self.config.rules.junqi().copied() else {
             return false;
         };
-        if !self.config.leaver_bot || !rules.board.is_multi_seat() {
+        if self.config.leaver != LeaverRule::Bot || !rules.board.is_multi_seat() {
             return false;
         }
         let Some(g) = self.game.as_ref() else {
