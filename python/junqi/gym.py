@@ -26,11 +26,14 @@ class JunqiEnv(gymnasium.Env):
     metadata = {"render_modes": ["ansi"]}
 
     def __init__(self, board="two_player", mode="dark", options=None, opponent="random",
-                 budget=None, seat=0, illegal_action="lose", render_mode=None):
+                 budget=None, seat=0, illegal_action="lose", render_mode=None, preset=None):
         if illegal_action not in ("lose", "raise"):
             raise ValueError('illegal_action is "lose" or "raise"')
         self.illegal_action = illegal_action
         self.board, self.mode, self.rule_options = board, mode, options
+        self.preset = preset
+        # Bad rules are an error here, not at the first reset.
+        Game(board=board, mode=mode, options=options, seed=0, preset=preset)
         self.opponent, self.budget, self.seat = opponent, budget, seat
         self.render_mode = render_mode
         shape = (len(plane_names(board)), len(square_names(board)))
@@ -57,7 +60,8 @@ class JunqiEnv(gymnasium.Env):
     def reset(self, seed=None, options=None):
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(0, 2**63))
-        self.game = Game(board=self.board, mode=self.mode, options=self.rule_options, seed=game_seed)
+        self.game = Game(board=self.board, mode=self.mode, options=self.rule_options,
+                         seed=game_seed, preset=self.preset)
         if not 0 <= self.seat < self.game.seats:
             raise ValueError(f"seat {self.seat} does not exist on the {self.board} board")
         self.bots = {

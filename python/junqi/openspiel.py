@@ -6,7 +6,8 @@ Importing this module registers ``python_junqi`` with pyspiel::
     game = pyspiel.load_game("python_junqi", {"board": "two_player", "mode": "dark"})
 
 Parameters: ``board`` and ``mode`` (as :class:`junqi.Game` takes them), ``options`` (the rule
-options as a JSON object in a string, ``"{}"`` for the defaults), ``deals`` (how many starts
+options as a JSON object in a string, ``"{}"`` for the defaults), ``preset`` (a rule preset,
+``"qq"`` or ``"standard"``, that the options change; ``""`` for none), ``deals`` (how many starts
 the opening chance node chooses among, default 1000) and ``seed``. The game begins with one
 chance node: outcome ``k`` (uniform over ``deals``) is the start ``Game(seed = seed ^ k·K)``,
 the random deployments (flip play: the deal) that no player observes beyond their own pieces.
@@ -31,7 +32,8 @@ from . import Game, action_space_size
 
 K, M = 0x9E3779B97F4A7C15, (1 << 64) - 1
 
-_DEFAULTS = {"board": "two_player", "mode": "dark", "options": "{}", "deals": 1000, "seed": 0}
+_DEFAULTS = {"board": "two_player", "mode": "dark", "options": "{}", "preset": "", "deals": 1000,
+             "seed": 0}
 
 
 def _game_type(players):
@@ -66,10 +68,12 @@ class JunqiGame(pyspiel.Game):
         p = {**_DEFAULTS, **(params or {})}
         self.board, self.mode = p["board"], p["mode"]
         self.rule_options = _options(p["options"])
+        self.preset = p["preset"] or None
         self.deals, self.seed = int(p["deals"]), int(p["seed"])
         if self.deals < 1:
             raise ValueError("deals must be at least 1")
-        probe = Game(board=self.board, mode=self.mode, options=self.rule_options, seed=0)
+        probe = Game(board=self.board, mode=self.mode, options=self.rule_options, seed=0,
+                     preset=self.preset)
         self.seats = probe.seats
         self.planes_shape = probe.planes_shape
         info = pyspiel.GameInfo(
@@ -118,7 +122,7 @@ class JunqiState(pyspiel.State):
         if self._g is None:
             game = self.get_game()
             self._g = Game(board=game.board, mode=game.mode, options=game.rule_options,
-                           seed=game.seed ^ ((int(action) * K) & M))
+                           seed=game.seed ^ ((int(action) * K) & M), preset=game.preset)
             self._start = [
                 json.dumps(sorted((pc["at"], pc["role"]) for pc in self._g.observation(s)["pieces"]
                                   if pc["seat"] == s and pc["role"] is not None))
@@ -132,7 +136,8 @@ class JunqiState(pyspiel.State):
             return f"deal {action}"
         game = self.get_game()
         probe = self._g if self._g is not None else Game(board=game.board, mode=game.mode,
-                                                         options=game.rule_options)
+                                                         options=game.rule_options,
+                                                         preset=game.preset)
         return probe.action_text(int(action))
 
     def is_terminal(self):

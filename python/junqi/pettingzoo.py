@@ -21,9 +21,11 @@ from pettingzoo import AECEnv
 from . import Game, action_space_size, plane_names, square_names
 
 
-def env(board="two_player", mode="dark", options=None, render_mode=None):
-    """The AEC environment for a board, a mode and rule options (a dict)."""
-    return JunqiEnv(board=board, mode=mode, options=options, render_mode=render_mode)
+def env(board="two_player", mode="dark", options=None, render_mode=None, preset=None):
+    """The AEC environment for a board, a mode, rule options (a dict) and a rule preset
+    (``"standard"``, ``"qq"``; the options change it)."""
+    return JunqiEnv(board=board, mode=mode, options=options, render_mode=render_mode,
+                    preset=preset)
 
 
 raw_env = env
@@ -34,10 +36,12 @@ class JunqiEnv(AECEnv):
 
     metadata = {"name": "junqi_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
-    def __init__(self, board="two_player", mode="dark", options=None, render_mode=None):
+    def __init__(self, board="two_player", mode="dark", options=None, render_mode=None,
+                 preset=None):
         super().__init__()
         self.board, self.mode, self.rule_options = board, mode, options
-        probe = Game(board=board, mode=mode, options=options, seed=0)
+        self.preset = preset
+        probe = Game(board=board, mode=mode, options=options, seed=0, preset=preset)
         self._seats = probe.seats
         self._team_of = {s: team for team in probe.teams for s in team}
         self.possible_agents = [f"player_{i}" for i in range(self._seats)]
@@ -69,7 +73,8 @@ class JunqiEnv(AECEnv):
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         game_seed = int(self._rng.integers(0, 2**63))
-        self.game = Game(board=self.board, mode=self.mode, options=self.rule_options, seed=game_seed)
+        self.game = Game(board=self.board, mode=self.mode, options=self.rule_options,
+                         seed=game_seed, preset=self.preset)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}

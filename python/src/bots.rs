@@ -201,7 +201,7 @@ fn side(x: &Bound<'_, PyAny>) -> PyResult<BotFactory> {
 /// (the observation as `Game.observation` gives it); a policy that raises or answers an illegal
 /// action forfeits that game, and the report says why.
 #[pyfunction]
-#[pyo3(signature = (a, b, games=2, board="two_player", mode="dark", options=None, seed=0, budget=None, threads=1))]
+#[pyo3(signature = (a, b, games=2, board="two_player", mode="dark", options=None, seed=0, budget=None, threads=1, preset=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn arena(
     py: Python<'_>,
@@ -214,8 +214,9 @@ pub fn arena(
     seed: u64,
     budget: Option<&Bound<'_, PyAny>>,
     threads: usize,
+    preset: Option<&str>,
 ) -> PyResult<PyObject> {
-    let rules = parse_rules(board, mode, options)?;
+    let rules = parse_rules(board, mode, options, preset)?;
     let cfg = MatchConfig {
         rules,
         games,

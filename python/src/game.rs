@@ -5,7 +5,9 @@ use crate::{bad, illegal, json_arg, parse_rules, to_py};
 use junqi_core::json::{event_to_json, outcome_to_json, position_from_json, position_to_json};
 use junqi_core::notation::{action_from_text, action_to_text};
 use junqi_core::record::{Entry, Record};
-use junqi_core::{Action, Deployment, Event, Observer, Outcome, Position, Seat};
+use junqi_core::{
+    Action, Deployment, Event, Observer, Outcome, Position, Preset, Seat, TableRules,
+};
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
@@ -23,7 +25,7 @@ pub(crate) fn next_uid() -> u64 {
 
 /// One game of junqi: the referee's position, the record so far and the public history.
 ///
-/// `Game(board="two_player", mode="dark", options=None, seed=0)` starts a game as the command
+/// `Game(board="two_player", mode="dark", options=None, seed=0, preset=None)` starts a game as the command
 /// line's `selfplay` starts game 0 of a seed: a ChaCha8 generator seeded with `seed` draws a
 /// random deployment per seat (flip play: the deal), seat 0 first. `Game.from_json(position)`
 /// and `Game.from_record(record)` start from a JSON position or a record instead.
@@ -120,7 +122,8 @@ impl Game {
         let mut events = Vec::new();
         for e in &record.entries {
             events.clear();
-            e.apply(&mut pos, &record.table, &mut events).map_err(|e| e.to_string())?;
+            e.apply(&mut pos, &record.table, &mut events)
+                .map_err(|e| e.to_string())?;
             self.hist.update(&events);
         }
         Ok(())
@@ -147,14 +150,21 @@ pub(crate) fn rewards_of(outcome: Option<Outcome>, seats: usize) -> Vec<f32> {
 #[pymethods]
 impl Game {
     #[new]
-    #[pyo3(signature = (board="two_player", mode="dark", options=None, seed=0))]
+    #[pyo3(signature = (board="two_player", mode="dark", options=None, seed=0, preset=None))]
     fn new(
         board: &str,
         mode: &str,
         options: Option<&Bound<'_, PyAny>>,
         seed: u64,
+        preset: Option<&str>,
     ) -> PyResult<Game> {
-        let rules = parse_rules(board, mode, options)?;
+        let rules = parse_rules(board, mode, options, preset)?;
+        // The preset's table rules (QQ: a four-player leaver's partner plays on) go into the
+        // record with its options.
+        let table = match preset {
+            Some(p) => Preset::from_name(p, board).map_err(bad)?.table_rules(),
+            None => TableRules::default(),
+        };
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         // As Position::random_start draws it, so that the start is the command line's.
         let game = if rules.is_flip() {
@@ -165,7 +175,9 @@ impl Game {
                 .collect();
             junqi_core::Game::new_from_deployments(rules, &ds, 0)
         }
-        .map_err(|e| bad(e.to_string()))?;
+        .map_err(|e| bad(e.to_string()))?
+        .with_table_rules(table)
+        .map_err(bad)?;
         let mut g = Game::wrap(game, 0);
         g.rng = rng;
         Ok(g)
@@ -210,6 +222,22 @@ impl Game {
     #[getter]
     fn mode(&self) -> &'static str {
         self.pos().rules().mode.name()
+    }
+
+    /// The preset (RULES §10.1: `standard`, `qq`) the game's options and table rules are, or
+    /// None when they match none (custom).
+    #[getter]
+    fn preset(&self) -> Option<&'static str> {
+        let r = self.game.record();
+        Preset::of(&r.rules, &r.table).map(|p| p.name())
+    }
+
+    /// The table rules the record keeps (RULES §10), as a dict: `{"leaver": "abort"}` or
+    /// `{"leaver": "partner_plays_on"}`.
+    #[getter]
+    fn table_rules(&self, py: Python<'_>) -> PyObject {
+        let t = self.game.record().table;
+        to_py(py, &serde_json::json!({"leaver": t.leaver.name()}))
     }
 
     /// Every rule option as a dict (the defaults included).

@@ -113,12 +113,43 @@ pub(crate) fn json_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Value> {
     serde_json::from_str(&text).map_err(|e| bad(format!("{what}: not JSON: {e}")))
 }
 
-/// The rules from a board, a mode and options (a dict, a JSON string or None), as the command
-/// line's `--board`, `--mode` and `--options` give them.
+/// The options argument (a dict, a JSON string or None) as JSON, with `preset` put in it (the
+/// options' readers start from a preset they name; a different `"preset"` in the options is an
+/// error), as the command line's `--options` and `--preset` give them.
+pub(crate) fn options_arg(
+    options: Option<&Bound<'_, PyAny>>,
+    preset: Option<&str>,
+) -> PyResult<Option<serde_json::Value>> {
+    let opts = match options {
+        Some(o) if !o.is_none() => Some(json_arg(o, "options")?),
+        _ => None,
+    };
+    let Some(preset) = preset else {
+        return Ok(opts);
+    };
+    let mut map = match opts {
+        None => serde_json::Map::new(),
+        Some(serde_json::Value::Object(m)) => m,
+        Some(other) => return Err(bad(format!("options must be a dict, got {other}"))),
+    };
+    match map.get("preset") {
+        Some(v) if v.as_str() != Some(preset) => Err(bad(format!(
+            "preset={preset:?} and options[\"preset\"]={v} disagree"
+        ))),
+        _ => {
+            map.insert("preset".into(), preset.into());
+            Ok(Some(serde_json::Value::Object(map)))
+        }
+    }
+}
+
+/// The rules from a board, a mode, options (a dict, a JSON string or None) and a preset (RULES
+/// §10.1), as the command line's `--board`, `--mode`, `--options` and `--preset` give them.
 pub(crate) fn parse_rules(
     board: &str,
     mode: &str,
     options: Option<&Bound<'_, PyAny>>,
+    preset: Option<&str>,
 ) -> PyResult<junqi_core::Rules> {
     if board == junqi_core::lsa::board::BOARD_NAME {
         return Err(bad(
@@ -127,10 +158,7 @@ pub(crate) fn parse_rules(
     }
     let b: junqi_core::BoardKind = board.parse().map_err(bad)?;
     let m: junqi_core::Mode = mode.parse().map_err(bad)?;
-    let opts = match options {
-        Some(o) if !o.is_none() => Some(json_arg(o, "options")?),
-        _ => None,
-    };
+    let opts = options_arg(options, preset)?;
     let o = junqi_core::Options::from_json(b, m, opts.as_ref()).map_err(bad)?;
     junqi_core::Rules::new(b, m, o).map_err(bad)
 }
@@ -138,7 +166,7 @@ pub(crate) fn parse_rules(
 /// The size of the action-id space of a board (`n·n + n` for `n` squares).
 #[pyfunction]
 fn action_space_size(board: &str) -> PyResult<usize> {
-    let rules = parse_rules(board, "dark", None)?;
+    let rules = parse_rules(board, "dark", None, None)?;
     Ok(planes::action_count(
         junqi_core::Position::empty(rules).topology().len(),
     ))
@@ -147,7 +175,7 @@ fn action_space_size(board: &str) -> PyResult<usize> {
 /// The square names of a board in square order (the columns of the planes).
 #[pyfunction]
 fn square_names(board: &str) -> PyResult<Vec<String>> {
-    let rules = parse_rules(board, "dark", None)?;
+    let rules = parse_rules(board, "dark", None, None)?;
     let t = junqi_core::Position::empty(rules).topology();
     Ok(t.squares().map(|s| t.name(s).to_string()).collect())
 }

@@ -42,7 +42,7 @@ pub fn action_id(a: Action) -> usize {
 
 /// One game of 陆海空三军棋: the referee's position and the record so far.
 ///
-/// `LsaGame(mode="dark", options=None, seed=0)` starts a game as `junqi selfplay --board
+/// `LsaGame(mode="dark", options=None, seed=0, preset=None)` starts a game as `junqi selfplay --board
 /// land_sea_air --seed s` starts its game 0: a ChaCha8 generator draws South's and North's
 /// random deployments, South first. `LsaGame.from_json(position)` and
 /// `LsaGame.from_record(record)` start from a JSON position or a record instead.
@@ -134,13 +134,15 @@ impl LsaGame {
 #[pymethods]
 impl LsaGame {
     #[new]
-    #[pyo3(signature = (mode="dark", options=None, seed=0))]
-    fn new(mode: &str, options: Option<&Bound<'_, PyAny>>, seed: u64) -> PyResult<LsaGame> {
+    #[pyo3(signature = (mode="dark", options=None, seed=0, preset=None))]
+    fn new(
+        mode: &str,
+        options: Option<&Bound<'_, PyAny>>,
+        seed: u64,
+        preset: Option<&str>,
+    ) -> PyResult<LsaGame> {
         let mode = Mode::from_name(mode).map_err(bad)?;
-        let opts = match options {
-            Some(o) if !o.is_none() => Some(json_arg(o, "options")?),
-            _ => None,
-        };
+        let opts = crate::options_arg(options, preset)?;
         let options = options_from_json(opts.as_ref()).map_err(bad)?;
         // As `junqi selfplay --board land_sea_air` draws a start (`random_start`).
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -189,6 +191,12 @@ impl LsaGame {
     #[getter]
     fn mode(&self) -> &'static str {
         self.game.mode().name()
+    }
+
+    /// The preset (`standard`, `taiwan`; RULES §10.1) the options are, or None (custom).
+    #[getter]
+    fn preset(&self) -> Option<&'static str> {
+        junqi_core::Preset::of_lsa(self.game.position().options()).map(|p| p.name())
     }
 
     /// The seat to move: 0 South, 1 North.

@@ -262,7 +262,7 @@ impl VecEnv {
     /// observations=True)`: `observations=False` skips the planes (`obs` is then empty) for
     /// loops that need only masks and rewards.
     #[new]
-    #[pyo3(signature = (n, board="two_player", mode="dark", options=None, seed=0, threads=1, observations=true))]
+    #[pyo3(signature = (n, board="two_player", mode="dark", options=None, seed=0, threads=1, observations=true, preset=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -273,11 +273,12 @@ impl VecEnv {
         seed: u64,
         threads: usize,
         observations: bool,
+        preset: Option<&str>,
     ) -> PyResult<VecEnv> {
         if n == 0 {
             return Err(bad("a VecEnv needs at least one game"));
         }
-        let rules = parse_rules(board, mode, options)?;
+        let rules = parse_rules(board, mode, options, preset)?;
         let squares = Position::empty(rules).topology().len();
         let seats = rules.seats();
         let slots = (0..n as u64)

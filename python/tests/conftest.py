@@ -19,6 +19,7 @@ RULE_SETS = [
     ("four_player", "dark", None),
     ("four_player", "half_open", None),
     ("four_player", "dark", {"teams": "none"}),
+    ("four_player", "dark", {"preset": "qq"}),
     ("six_player", "dark", None),
     ("six_player", "half_open", {"teams": "opposite"}),
 ]

@@ -172,3 +172,38 @@ def test_planes_layout_and_history():
     # The history is public: both seats see the same history planes.
     hist = [names.index(n) for n in ("moved", "won_attack", "last_from", "last_to")]
     assert (g.observation_planes(0)[hist] == g.observation_planes(1)[hist]).all()
+
+
+def test_presets_resolve_options_and_table_rules():
+    g = junqi.Game(board="four_player", preset="qq", seed=3)
+    assert g.preset == "qq"
+    assert g.options["blocked"] == "out_at_once" and g.options["quiet_plies"] == 71
+    assert g.table_rules == {"leaver": "partner_plays_on"}
+    # A leaver's partner plays on (QQ); the record keeps the table rule and replays it.
+    g.step(g.legal_actions()[0])
+    events = g.table_action("leave", 1)
+    assert events == [{"kind": "eliminated", "seat": 1, "reason": "left"}]
+    assert not g.is_over()
+    text = g.record()
+    assert "option blocked out_at_once" in text and "table leaver partner_plays_on" in text
+    again = junqi.Game.from_record(text)
+    assert again.preset == "qq" and not again.is_over()
+    assert junqi.Game.from_record(g.record_json()).observation(0) == g.observation(0)
+    # Without the preset the same leave aborts the game.
+    plain = junqi.Game(board="four_player", seed=3)
+    assert plain.preset == "standard" and plain.table_rules == {"leaver": "abort"}
+    plain.step(plain.legal_actions()[0])
+    plain.table_action("leave", 1)
+    assert plain.outcome() == {"result": "aborted"}
+    # Options change the preset; then it is custom.
+    custom = junqi.Game(board="four_player", preset="qq", options={"quiet_plies": 90})
+    assert custom.options["quiet_plies"] == 90 and custom.preset is None
+    # Errors say what is wrong.
+    with pytest.raises(ValueError, match="not played on the six_player board"):
+        junqi.Game(board="six_player", preset="qq")
+    with pytest.raises(ValueError, match="disagree"):
+        junqi.Game(board="four_player", preset="qq", options={"preset": "standard"})
+    lsa = junqi.LsaGame(preset="taiwan", seed=1)
+    assert lsa.preset == "taiwan"
+    with pytest.raises(ValueError, match="taiwan"):
+        junqi.Game(preset="taiwan")

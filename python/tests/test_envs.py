@@ -74,3 +74,15 @@ def test_gymnasium_env():
     _, info = strict.reset(seed=2)
     with pytest.raises(junqi.IllegalActionError):
         strict.step(int(np.flatnonzero(info["action_mask"] == 0)[0]))
+
+
+def test_envs_take_a_rule_preset():
+    env = junqi.pettingzoo.env(board="four_player", preset="qq")
+    api_test(env, num_cycles=200)
+    env.reset(seed=1)
+    assert env.game.preset == "qq" and env.game.options["blocked"] == "out_at_once"
+    g = junqi.gym.JunqiEnv(board="four_player", preset="qq")
+    g.reset(seed=2)
+    assert g.game.preset == "qq" and g.game.table_rules == {"leaver": "partner_plays_on"}
+    with pytest.raises(ValueError, match="qq"):
+        junqi.gym.JunqiEnv(board="three_player", preset="qq")
