@@ -114,6 +114,10 @@ pub struct Position {
     /// Carried flags, by the flag's seat.
     pub(crate) carries: PerSeat<Option<Carry>>,
     pub(crate) outcome: Option<Outcome>,
+    /// A cache, not part of the position's value (equality ignores it): for each seat, the last
+    /// one-square step found proving it could act, tried first by the check of
+    /// `blocked = out_at_once` after every action (see `movegen::step_still_legal`).
+    pub(crate) witness: PerSeat<Option<(u8, u8)>>,
 }
 
 impl PartialEq for Position {
@@ -526,6 +530,7 @@ impl Position {
             flip_colours: s.flip_colours,
             carries: [None; MAX_SEATS],
             outcome: None,
+            witness: [None; MAX_SEATS],
         };
         let mut counts = [[0u8; 12]; MAX_SEATS];
         for p in &s.pieces {
@@ -687,6 +692,7 @@ impl Position {
             flip_colours: None,
             carries: [None; MAX_SEATS],
             outcome: None,
+            witness: [None; MAX_SEATS],
         }
     }
 

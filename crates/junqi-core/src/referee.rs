@@ -219,7 +219,7 @@ impl Position {
 
     /// Whether a seat (in the game) has at least one legal action now.
     pub fn has_legal_action(&self, seat: Seat) -> bool {
-        for_each_action(self, seat, &mut |_| ControlFlow::Break(())).is_break()
+        crate::movegen::has_action(self, seat)
     }
 
     /// Why an action is not legal for the seat to move, or `Ok` if it is.
@@ -626,7 +626,7 @@ impl Position {
                 }
                 let reason = if !self.has_movable_piece(seat) {
                     EliminationReason::NoMovablePieces
-                } else if seat != mover && !self.has_legal_action(seat) {
+                } else if seat != mover && !self.can_still_act(seat) {
                     EliminationReason::Blocked
                 } else {
                     continue;
@@ -640,6 +640,25 @@ impl Position {
             if !any {
                 break;
             }
+        }
+    }
+
+    /// Whether `seat` has a legal action, as [`Position::has_legal_action`] answers, asked
+    /// after every action for every seat under `blocked = out_at_once`: the one-square step that
+    /// proved it last time is tried first (a few bit tests), and only when that piece or square
+    /// has changed is a new one looked for (and kept).
+    fn can_still_act(&mut self, seat: Seat) -> bool {
+        if let Some((from, to)) = self.witness[seat as usize] {
+            if crate::movegen::step_still_legal(self, seat, from, to) {
+                return true;
+            }
+        }
+        match crate::movegen::first_step(self, seat) {
+            Some(step) => {
+                self.witness[seat as usize] = step;
+                step.is_some()
+            }
+            None => self.has_legal_action(seat),
         }
     }
 
