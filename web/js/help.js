@@ -1,9 +1,10 @@
 // The rules and help page (#/help, #/help/<section>) in the interface language: how to play, the
 // pieces and the combat table (drawn from combat.js in the role order of roles.js), pictures of
 // the four boards (two, three, four and six seats) drawn by the game's own renderer, the modes,
-// the house rules of the create form (teams among them),
-// the table rules and the ranks (军衔). Also the explanations the create form shows on its
-// house-rule names (ruleTip), each linking to its section here.
+// the rule presets (规则：标准 / QQ / 自定义, RULES §10.1, with QQ's rules one by one), the house
+// rules of the create form (teams, 无子可动 and 逃跑 among them), the table rules and the ranks
+// (军衔). Also the explanations the create form shows on its house-rule names (ruleTip), each
+// linking to its section here.
 import { h, clear, seededRng } from './ui.js';
 import { t, getLang } from './i18n.js';
 import { ROLES, COUNTS, rank, roleName } from './roles.js';
@@ -13,7 +14,11 @@ import { topology, BOARDS } from './board.js';
 import { randomCells } from './deploy.js';
 import { TITLES } from './leaderboard.js';
 
-/** The house rules of the create form, with their values (RULES §9), in the form's order. */
+/**
+ * The house rules of the create form, with their values (RULES §9, §10), in the form's order.
+ * The first value is the default, unless a third entry says which value is whose default (the
+ * key of its note): `blocked` has one default on two seats and another on more.
+ */
 export const HOUSE_RULES = [
   ['landmine', ['attacker_dies', 'both_die']],
   ['middle_crossing', ['rail', 'road']],
@@ -21,14 +26,19 @@ export const HOUSE_RULES = [
   ['win_by_flag', ['capture', 'carry_home']],
   ['engineer_scout', ['no', 'yes']],
   ['bomb_flies', ['no', 'yes']],
+  ['blocked', ['lose', 'skip', 'out_at_once'], { lose: 'help.default.two', skip: 'help.default.multi' }],
   ['teams', ['alternate', 'opposite', 'none']],
+  ['leaver', ['abort', 'bot', 'partner_plays_on']],
 ];
+
+/** The presets the page explains, in the order of RULES §10.1. */
+const PRESETS = ['standard', 'qq', 'taiwan', 'custom'];
 
 /** The pieces with a special power, explained in the pieces table. */
 const PIECE_NOTES = ['marshal', 'engineer', 'bomb', 'landmine', 'flag'];
 
 /** The page's sections, in order: id (for #/help/<id>) and title key. */
-const SECTIONS = ['play', 'pieces', 'combat', 'boards', 'modes', 'rules', 'table', 'ranks'];
+const SECTIONS = ['play', 'pieces', 'combat', 'boards', 'modes', 'presets', 'rules', 'table', 'ranks'];
 
 /** The open tip (one at a time). */
 let openTip = null;
@@ -170,11 +180,23 @@ export class HelpView {
       BOARDS.map((b) => h('figure', { class: 'help-board', 'data-board': b },
         h('div', { class: `board-wrap help-board-wrap${b === 'two_player' ? '' : ' multi'}${b === 'four_player' ? ' four' : ''}`, id: `help-board-${b}` }),
         h('figcaption', {}, t(`help.boards.${b}`)))));
-    const rules = HOUSE_RULES.map(([name, values]) => h('div', { class: 'help-rule', id: `help-rule-${name}` },
+    const defaultNote = (v, values, notes) => {
+      const key = notes ? notes[v] : v === values[0] ? 'help.default' : null;
+      return key ? h('span', { class: 'muted' }, ` (${t(key)})`) : null;
+    };
+    const rules = HOUSE_RULES.map(([name, values, notes]) => h('div', { class: 'help-rule', id: `help-rule-${name}` },
       h('h3', {}, t(`opt.${name}`)),
       h('p', {}, t(`help.rule.${name}`)),
-      h('ul', { class: 'small' }, values.map((v) => h('li', {}, h('strong', {}, v === 'yes' || v === 'no' ? t(v) : t(`opt.${name}.${v}`)),
-        v === values[0] ? h('span', { class: 'muted' }, ` (${t('help.default')})`) : null)))));
+      h('ul', { class: 'small' }, values.map((v) => h('li', { 'data-value': v }, h('strong', {}, v === 'yes' || v === 'no' ? t(v) : t(`opt.${name}.${v}`)),
+        defaultNote(v, values, notes))))));
+    // The presets: what each is, QQ's rules one by one. The create form's 规则 tip links here.
+    const presets = h('div', { class: 'help-rule', id: 'help-rule-preset' },
+      h('p', {}, t('help.presets.intro')),
+      h('dl', {}, PRESETS.map((p) => [
+        h('dt', { 'data-preset': p }, t(`preset.${p}`)),
+        h('dd', {}, t(`help.preset.${p}`),
+          p === 'qq' ? [h('ul', { class: 'qq-rules', id: 'help-qq-rules' }, t('help.preset.qq.items').split('\n').map((x) => h('li', {}, x))),
+            h('p', { class: 'small muted' }, t('help.preset.qqTwo'))] : null)])));
     clear(this.root).append(h('div', { class: 'help-page', id: 'help' },
       h('h1', { class: 'page-title' }, t('help.heading')),
       toc,
@@ -186,6 +208,7 @@ export class HelpView {
         ...paras('help.combat.notes')),
       sec('boards', ...paras('help.boards.body'), boards),
       sec('modes', h('dl', {}, ['dark', 'open', 'flip', 'half_open'].map((m) => [h('dt', {}, t(`mode.${m}`)), h('dd', {}, t(`help.mode.${m}`))]))),
+      sec('presets', presets),
       sec('rules', h('p', {}, t('help.rules.intro')), rules),
       sec('table', ...paras('help.table.body')),
       sec('ranks', h('p', {}, t('help.ranks.intro')), ranksTable(), h('p', { class: 'small muted' }, t('help.ranks.note'))),

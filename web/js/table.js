@@ -24,6 +24,7 @@ import { Zoom, readableZoom, stepZoom } from './zoom.js';
 import { botDisplayName, leaveWarning } from './seats.js';
 import { Social } from './social.js'; // chat, rematch, pause notice (social.js)
 import { LsaTable } from './lsa-table.js'; // the land-sea-air board's editor, looks and notes
+import { tableRules } from './presets.js';
 
 /**
  * The badge of a seat from what the server says it is (`kind`, `player.guest`), never from the
@@ -1025,6 +1026,12 @@ export class TableView {
       el.append(row);
     }
     if (s.table?.spectators) el.append(h('div', { class: 'muted' }, t('table.spectators', { n: s.table.spectators })));
+    // The table's rules (规则：QQ / 标准 / 自定义) and what they change, in words.
+    const rules = tableRules(s.table);
+    if (rules) {
+      el.append(h('div', { class: 'table-rules small', id: 'table-rules', 'data-preset': rules.preset ?? 'custom' },
+        h('strong', {}, rules.label), rules.detail ? h('span', { class: 'muted' }, ` · ${rules.detail}`) : null));
+    }
   }
 
   /**

@@ -281,7 +281,7 @@ for (const [size, viewport] of Object.entries(SIZES)) {
     await page.waitForSelector('#create', { state: 'attached' });
     await page.click('#create summary');
     const names = await page.$$eval('#create-options .rule-tip', (els) => els.map((e) => e.dataset.tip));
-    assert.deepEqual(names, ['landmine', 'middle_crossing', 'rail_turns', 'win_by_flag', 'engineer_scout', 'bomb_flies']);
+    assert.deepEqual(names, ['landmine', 'middle_crossing', 'rail_turns', 'win_by_flag', 'engineer_scout', 'bomb_flies', 'blocked']);
     // Hover shows the explanation; leaving hides it.
     await page.hover('[data-tip="landmine"] .rule-name');
     await page.waitForSelector('#tip-landmine:not([hidden])');
