@@ -111,7 +111,8 @@ export function createRules({ presets, choice, values, defaults, leaver = null, 
   if (preset) {
     const out = { preset: preset.name };
     const options = diff(values, presetValues(preset, defaults));
-    if (Object.keys(options).length) out.options = options;
+    // 自定义 always sends its options object (empty when the controls came back to the preset's).
+    if (Object.keys(options).length || choice === CUSTOM) out.options = options;
     if (leaver && leaver !== (preset.leaver || 'abort')) out.leaver = leaver;
     return out;
   }

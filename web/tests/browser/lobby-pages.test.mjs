@@ -6,6 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from '../lib/server.mjs';
 import { launch } from '../lib/browser.mjs';
+import { freshVisit as visit, noHorizontalOverflow as fits, tableSummary as summaryOf } from '../lib/page.mjs';
 import { combat, ATTACKERS } from '../../js/combat.js';
 import { ROLES, ZH } from '../../js/roles.js';
 
@@ -31,18 +32,9 @@ after(async () => {
 });
 
 /** A fresh visit in Chinese (no remembered choice, language or session). */
-async function freshVisit(hash = '#/') {
-  await page.goto(`${server.url}/${hash}`);
-  await page.evaluate(() => localStorage.clear());
-  // A reload, not a hash change: the page starts again without the session.
-  await page.reload();
-}
-async function noHorizontalOverflow() {
-  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1);
-}
-async function tableSummary(id) {
-  return (await fetch(`${server.url}/api/tables/${id}`)).json();
-}
+const freshVisit = (hash) => visit(page, server.url, hash);
+const noHorizontalOverflow = () => fits(page);
+const tableSummary = (id) => summaryOf(server.url, id);
 /** A registered player who has played `games` quick games against the computer (resigned). */
 async function playerWithGames(name, bot, games) {
   await freshVisit('#/account');

@@ -8,6 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from '../lib/server.mjs';
 import { launch } from '../lib/browser.mjs';
+import { freshVisit as visit, noHorizontalOverflow as fits, tableSummary as summaryOf } from '../lib/page.mjs';
 
 const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
 
@@ -38,17 +39,9 @@ after(async () => {
 });
 
 /** A fresh visit in Chinese (no remembered choice, language or session). */
-async function freshVisit(hash = '#/') {
-  await page.goto(`${server.url}/${hash}`);
-  await page.evaluate(() => localStorage.clear());
-  await page.reload();
-}
-async function noHorizontalOverflow() {
-  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1);
-}
-async function tableSummary(id) {
-  return (await fetch(`${server.url}/api/tables/${id}`)).json();
-}
+const freshVisit = (hash) => visit(page, server.url, hash);
+const noHorizontalOverflow = () => fits(page);
+const tableSummary = (id) => summaryOf(server.url, id);
 /** The table the page is at, once it has gone there. */
 async function tableId() {
   await page.waitForURL(/#\/table\//);

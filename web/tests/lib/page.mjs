@@ -40,3 +40,21 @@ export function helpers(page) {
   }
   return { box, clickSquare, playOneMove, deploy };
 }
+
+/** A fresh visit in Chinese (no remembered choice, language or session): a reload, not a hash
+ * change, so that the page starts again without the session. */
+export async function freshVisit(page, url, hash = '#/') {
+  await page.goto(`${url}/${hash}`);
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+}
+
+/** Whether the page fits its width (nothing scrolls sideways). */
+export async function noHorizontalOverflow(page) {
+  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1);
+}
+
+/** A table's summary as the server gives it (GET /api/tables/{id}). */
+export async function tableSummary(url, id) {
+  return (await fetch(`${url}/api/tables/${id}`)).json();
+}
