@@ -40,6 +40,8 @@ export function kindBadge(info) {
 
 // The last layout submitted, per board (and the old key of one layout for every board).
 const LAST_LAYOUT = 'junqi.lastLayout';
+/** The named layout families the server draws from (junqi_ai::deploygen::FAMILIES). */
+const LAYOUT_FAMILIES = ['flag-fortress', 'bomb-ahead', 'bomb-by-flag'];
 const lastLayoutKey = (board) => `${LAST_LAYOUT}.${board}`;
 // The layout submitted at a table, for the tally (the player's own pieces in past attacks).
 const tableLayoutKey = (id, seat) => `junqi.layout.${id}.${seat}`;
@@ -733,6 +735,32 @@ export class TableView {
     this.renderDeploy();
   }
 
+  /**
+   * 布阵方案: a layout of a named family (the server draws a fresh one each time from the bots'
+   * generator, GET /api/layouts/<family>), loaded into the editor to adjust.
+   */
+  familySelect() {
+    const sel = h('select', { id: 'deploy-family', 'aria-label': t('deploy.family') },
+      h('option', { value: '' }, t('deploy.family')),
+      LAYOUT_FAMILIES.map((f) => h('option', { value: f }, t(`deploy.family.${f}`))));
+    sel.onchange = async () => {
+      const family = sel.value;
+      if (!family) return;
+      try {
+        const r = await api('GET', `/api/layouts/${family}`);
+        const p = D.fromText(r.layout);
+        if (!p.cells || D.validate(p.cells, this.board, this.s.seat)) return;
+        this.s.cells = p.cells;
+        this.s.deploySel = null;
+        this.renderBoard();
+        this.renderDeploy();
+      } catch (e) {
+        this.showMessage(e.message, 'error');
+      }
+    };
+    return sel;
+  }
+
   renderDeploy() {
     const s = this.s;
     const el = this.deployEl;
@@ -756,6 +784,7 @@ export class TableView {
       fromLast ? h('div', { class: 'notice ok', id: 'deploy-last' }, t('deploy.lastUsed', { board: t(`board.${this.board}`) })) : null,
       h('div', { class: 'buttons' },
         h('button', { id: 'btn-random', onclick: () => { s.cells = D.randomCells(); s.deploySel = null; this.renderBoard(); this.renderDeploy(); } }, t('deploy.random')),
+        this.familySelect(),
         h('button', {
           id: 'btn-submit', class: 'primary', disabled: !!problems,
           onclick: () => {

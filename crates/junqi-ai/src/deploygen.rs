@@ -242,6 +242,50 @@ impl Style {
     };
 }
 
+/// The named layout families a person can load into the deployment editor (布阵方案): each a
+/// [`Style`] whose layouts keep every constraint of [`generate_with`] and vary with the seed, so
+/// that a family is a way of playing, not a layout to be learned.
+/// - `flag-fortress` (旗堡): the bots' own style ([`Style::STANDARD`]): the flag shut by three
+///   landmines, bombs mostly behind the front corners on the side files;
+/// - `bomb-ahead` (炸弹前置): the bombs on the middle squares behind the front line, next to the
+///   front camps, where a piece that breaks through the centre meets them;
+/// - `bomb-by-flag` (炸弹护旗): one bomb in the flag's lock (two landmines and a bomb), the
+///   freed landmine and the other bomb on the flag's approaches: a deep defence.
+pub const FAMILIES: [(&str, Style); 3] = [
+    ("flag-fortress", Style::STANDARD),
+    (
+        "bomb-ahead",
+        Style {
+            file_bomb: 0.0,
+            centre_bomb: 10.0,
+            ..Style::STANDARD
+        },
+    ),
+    (
+        "bomb-by-flag",
+        Style {
+            three_mine_lock: 0.0,
+            file_bomb: 0.0,
+            approach_bomb: 10.0,
+            centre_bomb: 0.0,
+            ..Style::STANDARD
+        },
+    ),
+];
+
+/// The names of the layout families, in [`FAMILIES`] order.
+pub fn family_names() -> Vec<&'static str> {
+    FAMILIES.iter().map(|(n, _)| *n).collect()
+}
+
+/// A layout of a named family ([`FAMILIES`]), drawn with `rng`; `None` for an unknown name.
+pub fn family_layout(name: &str, rng: &mut impl Rng) -> Option<Deployment> {
+    FAMILIES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, style)| generate_with(style, rng))
+}
+
 impl Default for Style {
     fn default() -> Style {
         Style::STANDARD
@@ -886,6 +930,42 @@ mod tests {
         assert!(guarded > 700, "{guarded}");
         assert!((650..900).contains(&locked), "{locked}");
         assert!(held > locked + 40, "{held} {locked}");
+    }
+
+    /// Every family's layouts keep the bots' constraints, vary, and look like their family:
+    /// where the bombs and the lock's landmines stand.
+    #[test]
+    fn families_keep_the_constraints_and_their_shape() {
+        for (name, _) in FAMILIES {
+            let mut r = rng(44);
+            let mut seen = HashSet::new();
+            let (mut file_bombs, mut centre_bombs, mut lock_bombs) = (0, 0, 0);
+            let n = 300;
+            for _ in 0..n {
+                let d = family_layout(name, &mut r).unwrap();
+                let v = violations(&d);
+                assert!(v.is_empty(), "{name}: {v:?} in {d}");
+                seen.insert(d.to_string());
+                let fc = flag_col(&d);
+                for b in squares_of(&d, Role::Bomb) {
+                    file_bombs += usize::from(matches!(b, (1, 0) | (1, 4)));
+                    centre_bombs += usize::from(matches!(b, (1, 2) | (2, 1) | (2, 3)));
+                    lock_bombs += usize::from(b == (4, fc) || (b.0 == 5 && b.1.abs_diff(fc) == 1));
+                }
+            }
+            assert!(
+                seen.len() >= n - 2,
+                "{name}: {} distinct of {n}",
+                seen.len()
+            );
+            match name {
+                "flag-fortress" => assert!(file_bombs > centre_bombs && lock_bombs == 0),
+                "bomb-ahead" => assert!(centre_bombs == 2 * n && lock_bombs == 0),
+                "bomb-by-flag" => assert!(lock_bombs == n && file_bombs + centre_bombs == 0),
+                other => panic!("a family without a check: {other}"),
+            }
+        }
+        assert!(family_layout("fortress", &mut rng(1)).is_none());
     }
 
     #[test]

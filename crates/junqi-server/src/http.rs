@@ -83,6 +83,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/metrics", get(metrics))
         .route("/api/info", get(info))
         .route("/api/boards/{board}", get(board))
+        .route("/api/layouts", get(layout_families))
+        .route("/api/layouts/{family}", get(family_layout))
         .route("/api/tables", get(list_tables).post(create_table))
         .route("/api/tables/{id}", get(get_table))
         .route("/api/join/{code}", get(join_code))
@@ -245,6 +247,26 @@ fn presets_json() -> Value {
         boards.insert(board.to_string(), Value::Array(list));
     }
     Value::Object(boards)
+}
+
+/// The named layout families of the deployment editor (布阵方案; `junqi_ai::deploygen::FAMILIES`).
+async fn layout_families() -> Json<Value> {
+    Json(json!({"families": junqi_ai::deploygen::family_names()}))
+}
+
+/// A fresh layout of a named family, in the deployment text form (local squares: it fits any
+/// seat of any 军棋 board); a new draw on every request.
+async fn family_layout(Path(family): Path<String>) -> Result<Json<Value>, Refusal> {
+    let mut rng = rand::thread_rng();
+    let layout = junqi_ai::deploygen::family_layout(&family, &mut rng).ok_or_else(|| {
+        Refusal::BadRequest(format!(
+            "no layout family {family:?} (the families: {})",
+            junqi_ai::deploygen::family_names().join(", ")
+        ))
+    })?;
+    Ok(Json(
+        json!({"family": family, "layout": layout.to_string()}),
+    ))
 }
 
 async fn board(

@@ -259,3 +259,43 @@ async fn postgres_two_servers_share_the_lobby_and_the_limit() {
     };
     two_servers_share_the_lobby_and_the_limit(url).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_deployment_editor_loads_layouts_of_named_families() {
+    let ts = start().await;
+    let (st, list) = ts.get("/api/layouts").await;
+    assert_eq!(st, 200, "{list}");
+    let families: Vec<String> = list["families"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(families, ["flag-fortress", "bomb-ahead", "bomb-by-flag"]);
+    for family in &families {
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..5 {
+            let (st, got) = ts.get(&format!("/api/layouts/{family}")).await;
+            assert_eq!((st, &got["family"]), (200, &json!(family)), "{got}");
+            let text = got["layout"].as_str().unwrap();
+            let d = junqi_core::Deployment::from_text(text).unwrap();
+            // Local squares: the same layout deploys any seat of any board.
+            for board in junqi_core::BoardKind::ALL {
+                for seat in board.seat_range() {
+                    d.validate(board, seat).unwrap();
+                }
+            }
+            seen.insert(text.to_string());
+        }
+        assert!(
+            seen.len() >= 4,
+            "{family}: a new draw every time ({seen:?})"
+        );
+    }
+    let (st, e) = ts.get("/api/layouts/fortress").await;
+    assert_eq!((st, &e["code"]), (400, &json!("request.bad")), "{e}");
+    assert!(
+        e["error"].as_str().unwrap().contains("flag-fortress"),
+        "{e}"
+    );
+}

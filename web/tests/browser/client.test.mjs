@@ -94,6 +94,19 @@ test('two-player game against the computer: deploy, move, reconnect, spectate, r
   await page.waitForSelector('svg.board-two_player .piece');
   assert.equal(await page.locator('.piece').count(), 25);
 
+  // 布阵方案: a fresh layout of each named family, drawn by the server, loads into the editor.
+  for (const family of ['flag-fortress', 'bomb-ahead', 'bomb-by-flag']) {
+    const before = await page.inputValue('#layout-text');
+    await page.selectOption('#deploy-family', family);
+    await page.waitForFunction((b) => document.querySelector('#layout-text').value !== b, before);
+    assert.equal(await page.locator('#deploy-ok').count(), 1, `a ${family} layout is legal`);
+  }
+  // The last, bomb-by-flag, has a bomb beside the flag (b1 or d1).
+  const flagAt = (await roleAt('b1')) === 'flag' ? 'b1' : 'd1';
+  const beside = flagAt === 'b1' ? ['a1', 'c1', 'b2'] : ['c1', 'e1', 'd2'];
+  const roles = await Promise.all(beside.map((sq) => roleAt(sq)));
+  assert.ok(roles.includes('bomb'), `a bomb beside the flag on ${flagAt}: ${roles}`);
+
   // Random layout, then swap two pieces by clicking and two by dragging.
   await page.click('#btn-random');
   assert.equal(await page.locator('#deploy-ok').count(), 1, 'a random layout is legal');
