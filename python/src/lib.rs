@@ -127,20 +127,9 @@ pub(crate) fn options_arg(
     let Some(preset) = preset else {
         return Ok(opts);
     };
-    let mut map = match opts {
-        None => serde_json::Map::new(),
-        Some(serde_json::Value::Object(m)) => m,
-        Some(other) => return Err(bad(format!("options must be a dict, got {other}"))),
-    };
-    match map.get("preset") {
-        Some(v) if v.as_str() != Some(preset) => Err(bad(format!(
-            "preset={preset:?} and options[\"preset\"]={v} disagree"
-        ))),
-        _ => {
-            map.insert("preset".into(), preset.into());
-            Ok(Some(serde_json::Value::Object(map)))
-        }
-    }
+    junqi_core::preset::with_preset(opts.as_ref(), preset)
+        .map(Some)
+        .map_err(bad)
 }
 
 /// The rules from a board, a mode, options (a dict, a JSON string or None) and a preset (RULES

@@ -239,6 +239,26 @@ pub fn split_preset(
     }
 }
 
+/// An options object with `"preset": preset` put in (a separate preset argument: `--preset`,
+/// a create request's `preset`, Python's `preset=`); an object that names another preset, or
+/// options that are not an object, are refused.
+pub fn with_preset(options: Option<&Value>, preset: &str) -> Result<Value, String> {
+    let mut map = match options {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(m)) => m.clone(),
+        Some(other) => return Err(format!("options must be a JSON object, got {other}")),
+    };
+    match map.get("preset") {
+        Some(v) if v.as_str() != Some(preset) => Err(format!(
+            "preset {preset} and the options' preset {v} disagree"
+        )),
+        _ => {
+            map.insert("preset".into(), Value::String(preset.to_string()));
+            Ok(Value::Object(map))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,7 +19,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use junqi_core::json::outcome_to_json;
 use junqi_core::{
-    BoardKind, Leaver, Mode, Observer, Options, Preset, Rules, Seat, SquareKind, Teams, Topology,
+    BoardKind, Mode, Observer, Options, Preset, Rules, Seat, SquareKind, Teams, Topology,
 };
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -237,10 +237,7 @@ fn presets_json() -> Value {
                     let kind: BoardKind = board.parse().ok()?;
                     p.options(kind, Mode::Dark).ok()?.to_json(kind, Mode::Dark)
                 };
-                let leaver = match p.table_rules().leaver {
-                    Leaver::PartnerPlaysOn => LeaverRule::PartnerPlaysOn,
-                    Leaver::Abort => LeaverRule::Abort,
-                };
+                let leaver = LeaverRule::from(p.table_rules().leaver);
                 Some(json!({"name": p.name(), "options": options, "leaver": leaver.name()}))
             })
             .collect();
@@ -380,9 +377,12 @@ struct TableBody {
 
 /// Board, mode and options of a table to create: 陆海空三军棋 (`land_sea_air`, LANDSEAAIR.md) or
 /// a 军棋 board (RULES.md, with its checks of mode and teams).
-fn parse_rules(b: &TableBody) -> Result<GameRules, Refusal> {
+/// `options` is the request's, with its preset put in ([`options_with_preset`]).
+fn parse_rules(
+    b: &TableBody,
+    options: Option<&serde_json::Map<String, Value>>,
+) -> Result<GameRules, Refusal> {
     let board = b.board.as_deref().unwrap_or("two_player");
-    let options = options_with_preset(b)?;
     if board == LSA_BOARD {
         let mode = b.mode.as_deref().unwrap_or("dark");
         if junqi_core::lsa::Mode::from_name(mode).is_err() {
@@ -391,7 +391,7 @@ fn parse_rules(b: &TableBody) -> Result<GameRules, Refusal> {
                 board: board.to_string(),
             });
         }
-        let options = options.map(Value::Object);
+        let options = options.cloned().map(Value::Object);
         return GameRules::parse(board, mode, options.as_ref()).map_err(Refusal::BadRules);
     }
     let board: BoardKind = board.parse().map_err(Refusal::BadRequest)?;
@@ -407,10 +407,10 @@ fn parse_rules(b: &TableBody) -> Result<GameRules, Refusal> {
             board: board.to_string(),
         });
     }
-    if let Some(v) = options.as_ref().and_then(|o| o.get("teams")) {
+    if let Some(v) = options.and_then(|o| o.get("teams")) {
         check_teams(board, mode, v)?;
     }
-    let options = match &options {
+    let options = match options {
         None => Options::defaults(board, mode),
         Some(o) => Options::from_json(board, mode, Some(&Value::Object(o.clone())))
             .map_err(Refusal::BadRules)?,
@@ -426,21 +426,22 @@ fn options_with_preset(b: &TableBody) -> Result<Option<serde_json::Map<String, V
     let Some(preset) = &b.preset else {
         return Ok(b.options.clone());
     };
-    let mut options = b.options.clone().unwrap_or_default();
-    match options.get("preset") {
-        Some(v) if v.as_str() != Some(preset) => Err(Refusal::BadRules(format!(
-            "preset {preset} and options.preset {v} disagree"
-        ))),
-        _ => {
-            options.insert("preset".into(), Value::String(preset.clone()));
-            Ok(Some(options))
-        }
+    let options = b.options.clone().map(Value::Object);
+    match junqi_core::preset::with_preset(options.as_ref(), preset) {
+        Ok(Value::Object(m)) => Ok(Some(m)),
+        Ok(_) => unreachable!("with_preset gives an object"),
+        Err(e) => Err(Refusal::BadRules(e)),
     }
 }
 
 /// What leaving does at the table: `leaver` (or the older `leaver_replaced_by_bot`), else the
-/// preset's rule (QQ: the partner plays on), else the rule book's abort.
-fn parse_leaver(b: &TableBody, board: &str) -> Result<LeaverRule, Refusal> {
+/// rule of the preset the options name (QQ: the partner plays on), else the rule book's abort.
+/// Called once the rules parsed, so a preset named there is one of the board's.
+fn parse_leaver(
+    b: &TableBody,
+    board: &str,
+    options: Option<&serde_json::Map<String, Value>>,
+) -> Result<LeaverRule, Refusal> {
     let named = match (&b.leaver, b.leaver_replaced_by_bot) {
         (Some(l), Some(bot)) if (l == "bot") != bot => {
             return Err(Refusal::BadRequest(format!(
@@ -454,20 +455,17 @@ fn parse_leaver(b: &TableBody, board: &str) -> Result<LeaverRule, Refusal> {
     if let Some(l) = named {
         return Ok(l);
     }
-    let preset = options_with_preset(b)?
-        .and_then(|o| o.get("preset").and_then(Value::as_str).map(str::to_string));
-    Ok(match preset {
-        Some(p) => match Preset::from_name(&p, board).map(Preset::table_rules) {
-            Ok(t) if t.leaver == Leaver::PartnerPlaysOn => LeaverRule::PartnerPlaysOn,
-            _ => LeaverRule::Abort,
-        },
-        None => LeaverRule::Abort,
-    })
+    let preset = options
+        .and_then(|o| o.get("preset"))
+        .and_then(Value::as_str)
+        .and_then(|p| Preset::from_name(p, board).ok());
+    Ok(preset.map_or(LeaverRule::Abort, |p| p.table_rules().leaver.into()))
 }
 
 fn parse_config(b: &TableBody, default_move_ms: u64) -> Result<TableConfig, Refusal> {
-    let rules = parse_rules(b)?;
-    let leaver = parse_leaver(b, rules.board_name())?;
+    let options = options_with_preset(b)?;
+    let rules = parse_rules(b, options.as_ref())?;
+    let leaver = parse_leaver(b, rules.board_name(), options.as_ref())?;
     let secs = |field: &str, v: Option<u64>, default_ms: u64| -> Result<u64, Refusal> {
         match v {
             None => Ok(default_ms),

@@ -120,6 +120,16 @@ impl LeaverRule {
     }
 }
 
+/// A preset's leaving rule as the table's (a bot is never a preset's rule).
+impl From<Leaver> for LeaverRule {
+    fn from(l: Leaver) -> LeaverRule {
+        match l {
+            Leaver::Abort => LeaverRule::Abort,
+            Leaver::PartnerPlaysOn => LeaverRule::PartnerPlaysOn,
+        }
+    }
+}
+
 /// Where a table is in its life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
